@@ -1,0 +1,8 @@
+export {
+  formatIssues,
+  MessageValidationError,
+  type MessageValidationErrorOptions,
+  type ValidationIssue,
+} from './message-validation-error';
+export { describeValue, MoatError, type MoatErrorOptions, quote, registerErrorClass } from './moat-error';
+export { isSerializedError, reviveError, type SerializedError, serializeError } from './serialize-error';

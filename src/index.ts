@@ -1,0 +1,6 @@
+/**
+ * Moat: the main-thread SDK. Pure layers (messages, JSON, errors) run anywhere, Node included.
+ */
+export * from './errors/index';
+export * from './json/index';
+export * from './messages/index';

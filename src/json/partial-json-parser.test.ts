@@ -1,0 +1,212 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createPartialJsonParser, parsePartialJson } from './partial-json-parser';
+
+/** Feed `text` in the given pieces; return a snapshot of the value after each piece. */
+function feed(pieces: string[]) {
+  const parser = createPartialJsonParser();
+  const snapshots = pieces.map((p) => structuredClone(parser.push(p)));
+  return { parser, snapshots };
+}
+
+/** Split `text` at the given cut positions. */
+function cut(text: string, positions: number[]): string[] {
+  const sorted = [...new Set(positions.map((p) => Math.min(Math.max(p, 0), text.length)))].sort((a, b) => a - b);
+  const out: string[] = [];
+  let from = 0;
+  for (const p of sorted) {
+    out.push(text.slice(from, p));
+    from = p;
+  }
+  out.push(text.slice(from));
+  return out;
+}
+
+/**
+ * `partial` is a view of `whole` cut short: every finished part equal, the last open part a
+ * prefix of its final form, nothing that the whole does not have.
+ */
+function isPrefixView(partial: unknown, whole: unknown): boolean {
+  if (partial === undefined) return true;
+  if (typeof whole === 'string') return typeof partial === 'string' && whole.startsWith(partial);
+  if (typeof whole === 'number') return typeof partial === 'number';
+  if (whole === null || typeof whole === 'boolean') return partial === whole;
+  if (Array.isArray(whole)) {
+    if (!Array.isArray(partial) || partial.length > whole.length) return false;
+    return partial.every((item, i) =>
+      i < partial.length - 1 ? isDeepStrictEqual(item, whole[i]) : isPrefixView(item, whole[i]),
+    );
+  }
+  if (typeof partial !== 'object' || partial === null || Array.isArray(partial)) return false;
+  const wholeKeys = Object.keys(whole as object);
+  const keys = Object.keys(partial);
+  if (keys.length > wholeKeys.length) return false;
+  return keys.every((key, i) => {
+    if (key !== wholeKeys[i]) return false;
+    const a = (partial as Record<string, unknown>)[key];
+    const b = (whole as Record<string, unknown>)[key];
+    return i < keys.length - 1 ? isDeepStrictEqual(a, b) : isPrefixView(a, b);
+  });
+}
+
+function isDeepStrictEqual(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+describe('parsePartialJson', () => {
+  it.each([
+    ['{"a": 3, "b": 1', { a: 3, b: 1 }],
+    ['{"a": "hel', { a: 'hel' }],
+    ['{"a": "', { a: '' }],
+    ['{"a": tru', {}],
+    ['{"a": true, "b": nul', { a: true }],
+    ['{"a": 1, "b', { a: 1 }],
+    ['{"a": 1, "b":', { a: 1 }],
+    ['{"a": 1, "b": ', { a: 1 }],
+    ['{"a": -', {}],
+    ['{"a": 1.', { a: 1 }],
+    ['{"a": 1.5e', { a: 1.5 }],
+    ['{"a": [1, 2, {"b": [', { a: [1, 2, { b: [] }] }],
+    ['[1, "x', [1, 'x']],
+    ['{"a": "x\\', { a: 'x' }],
+    ['{"a": "x\\u00', { a: 'x' }],
+    ['{"a": "x\\u00e9', { a: 'xé' }],
+    ['{"a": "\\ud83d', { a: '' }],
+    ['{"a": "\\ud83d\\ude00', { a: '😀' }],
+    ['{', {}],
+  ])('%s → best effort', (text, expected) => {
+    const result = parsePartialJson(text);
+    expect(result.state).toBe('repaired');
+    expect(result.value).toEqual(expected);
+  });
+
+  it.each([['{"a": [1, {"b": null}], "c": "d\\n"}'], ['  "text"  '], ['123'], ['-0.5e-3'], ['[]'], ['{}'], ['true']])(
+    '%s is complete and equals JSON.parse',
+    (text) => {
+      expect(parsePartialJson(text)).toEqual({ state: 'complete', value: JSON.parse(text) });
+    },
+  );
+
+  it.each([
+    ['{a: 1}', 1],
+    ['{"a": 1,}', 8],
+    ['[1,]', 3],
+    ['{"a" 1}', 5],
+    ['{"a": 01}', 6],
+    ['{"a": tx}', 7],
+    ['{"a": 1} x', 9],
+    ['{"a": "\\x"}', 8],
+    ['{"a": "\\u12G4"}', 11],
+    ['{"a": "line\nbreak"}', 11],
+    ['not json', 1],
+    ['<html>', 0],
+    ['{"a": 1-2}', 6],
+  ])('%s fails, reporting position %i', (text, position) => {
+    const result = parsePartialJson(text);
+    expect(result.state).toBe('failed');
+    expect(result.value).toBeUndefined();
+    expect(result.error).toContain(`at position ${position}`);
+    expect(() => JSON.parse(text)).toThrow();
+  });
+
+  it('is empty, not failed, for no text', () => {
+    expect(parsePartialJson('')).toEqual({ state: 'repaired', value: undefined });
+    expect(parsePartialJson('   ')).toEqual({ state: 'repaired', value: undefined });
+  });
+
+  it('keeps __proto__, constructor and prototype keys as own data', () => {
+    const text = '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}';
+    const { value, state } = parsePartialJson(text);
+    expect(state).toBe('complete');
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.keys(value as object)).toEqual(['__proto__', 'constructor']);
+    expect(JSON.stringify(value)).toBe(JSON.stringify(JSON.parse(text)));
+    // and while it is still arriving
+    for (let i = 1; i < text.length; i++) parsePartialJson(text.slice(0, i));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('createPartialJsonParser', () => {
+  it('shows the seed example grow chunk by chunk', () => {
+    const { snapshots, parser } = feed(['{"a": 3, ', '"b": 1', '2}']);
+    expect(snapshots).toEqual([{ a: 3 }, { a: 3, b: 1 }, { a: 3, b: 12 }]);
+    expect(parser.state).toBe('complete');
+  });
+
+  it('returns one live value that it extends in place', () => {
+    const parser = createPartialJsonParser();
+    const first = parser.push('{"list": [1');
+    const second = parser.push(', 2]}');
+    expect(second).toBe(first);
+    expect(first).toEqual({ list: [1, 2] });
+  });
+
+  it('decodes escapes split at every position', () => {
+    const text = '{"s": "a\\"b\\\\c\\u00e9\\ud83d\\ude00\\n\\/"}';
+    const whole = JSON.parse(text);
+    for (let i = 0; i <= text.length; i++) {
+      const { parser, snapshots } = feed([text.slice(0, i), text.slice(i)]);
+      expect(parser.value).toEqual(whole);
+      expect(isPrefixView(snapshots[0], whole)).toBe(true);
+    }
+  });
+
+  it('never shows half of a surrogate pair split between chunks', () => {
+    const { snapshots } = feed(['{"s": "x\ud83d', '\ude00y"}']);
+    expect(snapshots).toEqual([{ s: 'x' }, { s: 'x😀y' }]);
+  });
+
+  it('stops at the first bad character and keeps what it had', () => {
+    const parser = createPartialJsonParser();
+    parser.push('{"a": 1, ');
+    expect(parser.push('x')).toEqual({ a: 1 });
+    expect(parser.state).toBe('failed');
+    expect(parser.error).toMatch(/Unexpected character "x" at position 9/);
+    expect(parser.push('"b": 2}')).toEqual({ a: 1 });
+  });
+
+  it('completes a top-level number only at finish()', () => {
+    const parser = createPartialJsonParser();
+    expect(parser.push('12')).toBe(12);
+    expect(parser.state).toBe('repaired');
+    expect(parser.finish()).toEqual({ state: 'complete', value: 12 });
+  });
+
+  it('reads any chunking of any JSON to JSON.parse, every step a prefix view', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.constantFrom(undefined, 0, 2, '\t'),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (value, indent, positions) => {
+          const text = JSON.stringify(value, null, indent);
+          const whole = JSON.parse(text);
+          const { parser, snapshots } = feed(
+            cut(
+              text,
+              positions.map((p) => p % (text.length + 1)),
+            ),
+          );
+          expect(parser.finish()).toEqual({ state: 'complete', value: whole });
+          for (const snapshot of snapshots.slice(0, -1)) expect(isPrefixView(snapshot, whole)).toBe(true);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('reads one character at a time', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        const text = JSON.stringify(value);
+        const whole = JSON.parse(text);
+        const { parser, snapshots } = feed([...text]);
+        expect(parser.finish().value).toEqual(whole);
+        for (const snapshot of snapshots) expect(isPrefixView(snapshot, whole)).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -1,0 +1,39 @@
+export {
+  type AIMessageInit,
+  aiMessage,
+  systemMessage,
+  type ToolMessageInit,
+  toolMessage,
+  userMessage,
+} from './constructors';
+export { type MergedToolCallChunks, mergeToolCallChunks } from './merge-tool-call-chunks';
+export { messageFromJSON, messageToJSON, type SafeMessageFromJSON, safeMessageFromJSON } from './message-json';
+export {
+  type ParsedToolCall,
+  type ParseToolCallOptions,
+  parseToolCall,
+  type RawToolCall,
+  toolCallFromArgs,
+} from './parse-tool-call';
+export {
+  hasToolCalls,
+  isAIMessage,
+  isSystemMessage,
+  isText,
+  isToolMessage,
+  isToolStop,
+  isUserMessage,
+} from './predicates';
+export type {
+  AIMessage,
+  InvalidToolCall,
+  Message,
+  Role,
+  StopReason,
+  SystemMessage,
+  ToolCall,
+  ToolCallChunk,
+  ToolMessage,
+  Usage,
+  UserMessage,
+} from './types';

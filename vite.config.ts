@@ -1,0 +1,64 @@
+/// <reference types="vitest/config" />
+import { resolve } from 'node:path';
+import { playwright } from '@vitest/browser-playwright';
+import { defineConfig } from 'vite';
+import { chromiumLaunchOptions } from './test/chromium';
+
+const root = import.meta.dirname;
+
+/** Cross-origin isolation: fine-grained `performance.now()` and SharedArrayBuffer. */
+const isolationHeaders = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+export default defineConfig(({ mode }) => ({
+  // Relative base: the built demo works from any path on any static host.
+  base: './',
+  resolve: {
+    alias: { 'moat/worker': resolve(root, 'worker/index.ts'), moat: resolve(root, 'src/index.ts') },
+  },
+  server: { port: 5173, strictPort: true, headers: isolationHeaders },
+  preview: { port: 4173, strictPort: true, headers: isolationHeaders },
+  worker: { format: 'es' },
+  build:
+    mode === 'lib'
+      ? {
+          target: 'es2022',
+          outDir: 'dist',
+          emptyOutDir: true,
+          sourcemap: true,
+          lib: {
+            entry: { moat: resolve(root, 'src/index.ts'), worker: resolve(root, 'worker/index.ts') },
+            formats: ['es'],
+          },
+          rolldownOptions: { external: ['comlink', 'idb', 'zod', /^zod\//] },
+        }
+      : { target: 'es2022', outDir: 'dist-demo', emptyOutDir: true },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['src/**/*.test.ts', 'worker/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['**/*.browser.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['src/**/*.browser.test.ts', 'worker/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: chromiumLaunchOptions() }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+}));
