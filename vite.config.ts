@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vite';
-import { chromiumLaunchOptions } from './test/chromium';
+import { chromiumLaunchOptions } from './test/chromium.ts';
 
 const root = import.meta.dirname;
 
@@ -36,6 +36,8 @@ export default defineConfig(({ mode }) => ({
         }
       : { target: 'es2022', outDir: 'dist-demo', emptyOutDir: true },
   test: {
+    // CI also writes a JSON report, from which .ci/run prints one closing count.
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     projects: [
       {
         extends: true,

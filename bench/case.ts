@@ -1,0 +1,64 @@
+/**
+ * What a benchmark case is. Cases run in headless Chromium (`bench/browser/`) or in Node
+ * (`bench/node/`); the runner repeats each and reports median, min and max, and the ratio of the
+ * median to the case's anchor measured in the same run.
+ */
+
+/** `ms` per operation (lower is better), `ops/s` (higher is better), or a plain `count`. */
+export type BenchUnit = 'ms' | 'ops/s' | 'count';
+
+export interface BenchCase {
+  /** `area/case`, stable across runs. */
+  name: string;
+  unit: BenchUnit;
+  /** The case this one is compared with; `ratio` = median ÷ anchor's (ours ÷ anchor for ops/s). */
+  anchor?: string;
+  /** The ratio the issue asks for: at most `max`, at least `min`. */
+  target?: { max?: number; min?: number };
+  /** Shown in RESULTS.md: how the figure was obtained, what it includes. */
+  note?: string;
+  /** Measured repetitions (default 15) after `warmup` discarded ones (default 3). */
+  repeat?: number;
+  warmup?: number;
+  setup(): Promise<BenchRun> | BenchRun;
+}
+
+export interface BenchRun {
+  /** One measurement, in the case's unit. */
+  sample(): Promise<number> | number;
+  teardown?(): Promise<void> | void;
+}
+
+export interface BenchResult {
+  name: string;
+  unit: BenchUnit;
+  median: number;
+  min: number;
+  max: number;
+  samples: number;
+  anchor?: string;
+  ratio?: number;
+  target?: { max?: number; min?: number };
+  note?: string;
+  where: 'browser' | 'node';
+}
+
+/** Run one case: warm up, measure, tear down. */
+export async function measure(c: BenchCase): Promise<number[]> {
+  const run = await c.setup();
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < (c.warmup ?? 3); i++) await run.sample();
+    for (let i = 0; i < (c.repeat ?? 15); i++) samples.push(await run.sample());
+  } finally {
+    await run.teardown?.();
+  }
+  return samples;
+}
+
+/** Time `fn` with the best clock there is, in ms. */
+export async function time(fn: () => unknown): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}

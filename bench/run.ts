@@ -1,0 +1,157 @@
+/**
+ * `npm run bench [-- filter…]`: runs every benchmark case (browser cases in headless Chromium on a
+ * cross-origin-isolated page, Node cases here), then writes bench/results.json and
+ * bench/RESULTS.md with median, min–max and each figure's ratio to its anchor from the same run.
+ */
+import { writeFileSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+import { createServer } from 'vite';
+import { chromiumLaunchOptions } from '../test/chromium.ts';
+import { type BenchCase, type BenchResult, measure } from './case.ts';
+import { nodeCases } from './node/index.ts';
+
+const root = new URL('..', import.meta.url).pathname;
+const filters = process.argv.slice(2);
+const wanted = (name: string) => filters.length === 0 || filters.some((f) => name.includes(f));
+
+type CaseInfo = Pick<BenchCase, 'name' | 'unit' | 'anchor' | 'target' | 'note'>;
+
+function summarize(info: CaseInfo, samples: number[], where: BenchResult['where']): BenchResult {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median =
+    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const result: BenchResult = {
+    name: info.name,
+    unit: info.unit,
+    median,
+    min: sorted[0] as number,
+    max: sorted[sorted.length - 1] as number,
+    samples: samples.length,
+    where,
+  };
+  if (info.anchor) result.anchor = info.anchor;
+  if (info.target) result.target = info.target;
+  if (info.note) result.note = info.note;
+  return result;
+}
+
+async function runBrowserCases(): Promise<{ results: BenchResult[]; isolated: boolean; browser: string }> {
+  const server = await createServer({
+    root,
+    configFile: `${root}vite.config.ts`,
+    server: { port: 5174, strictPort: false },
+    logLevel: 'error',
+  });
+  await server.listen();
+  const address = server.resolvedUrls?.local[0] ?? 'http://localhost:5174/';
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  const results: BenchResult[] = [];
+  let isolated = false;
+  try {
+    const context = await browser.newContext();
+    const open = async () => {
+      const page = await context.newPage();
+      page.on('pageerror', (e) => console.error(`  page error: ${e.message}`));
+      await page.goto(`${address}bench/index.html`);
+      await page.waitForFunction(() => window.moatBench !== undefined, null, { timeout: 60_000 });
+      return page;
+    };
+    const first = await open();
+    isolated = await first.evaluate(() => window.moatBench.isolated);
+    const list = (await first.evaluate(() => window.moatBench.list())).filter((c) => wanted(c.name));
+    await first.close();
+    for (const info of list) {
+      // A fresh page per case: no workers, databases or garbage left over from the one before.
+      const page = await open();
+      process.stdout.write(`  ${info.name} … `);
+      const samples = await page.evaluate((name) => window.moatBench.run(name), info.name);
+      const result = summarize(info, samples, 'browser');
+      results.push(result);
+      console.log(`${format(result.median, result.unit)} ${result.unit}`);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return { results, isolated, browser: browser.version() };
+}
+
+async function runNodeCases(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  for (const c of nodeCases.filter((x) => wanted(x.name))) {
+    process.stdout.write(`  ${c.name} … `);
+    const result = summarize(c, await measure(c), 'node');
+    results.push(result);
+    console.log(`${format(result.median, result.unit)} ${result.unit}`);
+  }
+  return results;
+}
+
+function format(value: number, unit: string): string {
+  if (unit === 'ops/s' || unit === 'count') return Math.round(value).toLocaleString('en-US');
+  if (value >= 100) return value.toFixed(0);
+  if (value >= 1) return value.toFixed(2);
+  return value.toPrecision(3);
+}
+
+function withRatios(results: BenchResult[]): BenchResult[] {
+  const byName = new Map(results.map((r) => [r.name, r]));
+  for (const r of results) {
+    const anchor = r.anchor ? byName.get(r.anchor) : undefined;
+    if (!anchor || anchor.median === 0) continue;
+    r.ratio = r.unit === 'ops/s' ? r.median / anchor.median : r.median / anchor.median;
+  }
+  return results;
+}
+
+function verdict(r: BenchResult): string {
+  if (!r.target || r.ratio === undefined) return '';
+  const { max, min } = r.target;
+  const ok = (max === undefined || r.ratio <= max) && (min === undefined || r.ratio >= min);
+  const goal = [min !== undefined ? `≥ ${min}` : '', max !== undefined ? `≤ ${max}` : ''].filter(Boolean).join(', ');
+  return `${goal} ${ok ? '✅' : '❌'}`;
+}
+
+function markdown(results: BenchResult[], meta: { isolated: boolean; browser: string; date: string }): string {
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\` on ${meta.date}. Browser cases: headless Chromium ${meta.browser}` +
+      `${meta.isolated ? ', cross-origin isolated (fine-grained timers)' : ', NOT cross-origin isolated (100 µs timers)'};` +
+      ` Node cases: Node ${process.version}. Each figure is the median of the case's repetitions.`,
+    '',
+    "Ratio = median ÷ the anchor's median from the same run (for `ops/s`, ours ÷ anchor, so higher is better).",
+    '',
+    '| case | unit | median | min – max | anchor | ratio | target | how |',
+    '|---|---|---:|---:|---|---:|---|---|',
+  ];
+  for (const r of results) {
+    lines.push(
+      `| \`${r.name}\` | ${r.unit} | ${format(r.median, r.unit)} | ${format(r.min, r.unit)} – ${format(r.max, r.unit)} | ${r.anchor ? `\`${r.anchor}\`` : ''} | ${r.ratio === undefined ? '' : r.ratio.toFixed(3)} | ${verdict(r)} | ${r.where}: ${r.note ?? ''} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const date = new Date().toISOString();
+console.log('Browser cases (headless Chromium):');
+const browserRun = await runBrowserCases();
+if (!browserRun.isolated) console.warn('  warning: the bench page is not cross-origin isolated; timers are coarse');
+console.log('Node cases:');
+const nodeResults = await runNodeCases();
+const results = withRatios([...browserRun.results, ...nodeResults]);
+writeFileSync(
+  `${root}bench/results.json`,
+  `${JSON.stringify(
+    results.map(({ name, unit, median, min, max, anchor, ratio }) => ({ name, unit, median, min, max, anchor, ratio })),
+    null,
+    2,
+  )}\n`,
+);
+writeFileSync(
+  `${root}bench/RESULTS.md`,
+  markdown(results, { isolated: browserRun.isolated, browser: browserRun.browser, date }),
+);
+console.log(`\nWrote bench/results.json and bench/RESULTS.md (${results.length} cases).`);

@@ -1,0 +1,4 @@
+/// <reference lib="webworker" />
+import { expose } from 'comlink';
+
+expose({ echo: (value: unknown) => value });
