@@ -4,3 +4,5 @@
 export * from './errors/index';
 export * from './json/index';
 export * from './messages/index';
+export * from './providers/index';
+export * from './stream/index';

@@ -1,3 +1,4 @@
+export { InvalidToolSpecError, type InvalidToolSpecErrorOptions } from './invalid-tool-spec-error';
 export {
   formatIssues,
   MessageValidationError,

@@ -1,0 +1,161 @@
+/**
+ * Anthropic Messages API: a message → `AIMessage`, history → `{ system, messages }`.
+ */
+import { aiMessage } from '../messages/constructors';
+import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
+import { type ToolSpec, validateToolSpecs } from './tool-spec';
+import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
+
+/** Anthropic `stop_reason` → `StopReason`. */
+export function anthropicStopReason(reason: unknown): StopReason | undefined {
+  switch (reason) {
+    case undefined:
+    case null:
+      return undefined;
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'end';
+    case 'tool_use':
+      return 'tool-calls';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'refusal':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}
+
+/**
+ * Anthropic `usage` → `Usage`. Anthropic counts cached input apart from `input_tokens`; Moat's
+ * `inputTokens` includes it, as the other providers' do.
+ */
+export function anthropicUsage(raw: unknown): Usage | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const u = obj(raw);
+  const input = num(u.input_tokens);
+  const cacheRead = num(u.cache_read_input_tokens);
+  const cacheWrite = num(u.cache_creation_input_tokens);
+  const output = num(u.output_tokens);
+  const inputTokens = input === undefined ? undefined : input + (cacheRead ?? 0) + (cacheWrite ?? 0);
+  return compact<Usage>({
+    inputTokens,
+    outputTokens: output,
+    totalTokens: inputTokens !== undefined && output !== undefined ? inputTokens + output : undefined,
+    cachedInputTokens: cacheRead,
+  });
+}
+
+/** A thinking block kept for the round trip (Anthropic wants them back, signed, on tool turns). */
+export type AnthropicThinkingBlock =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
+
+/**
+ * An Anthropic message as an `AIMessage`: `text` blocks give content, `thinking` blocks reasoning
+ * (kept signed in `metadata.anthropic.thinking` for the next request), `tool_use` blocks calls.
+ *
+ * @example const ai = fromAnthropic(await response.json())
+ */
+export function fromAnthropic(response: unknown): AIMessage {
+  const r = obj(response);
+  const calls = new CallCollector();
+  let text = '';
+  let reasoning = '';
+  const thinking: AnthropicThinkingBlock[] = [];
+  for (const raw of arr(r.content)) {
+    const block = obj(raw);
+    if (block.type === 'text') text += str(block.text) ?? '';
+    else if (block.type === 'tool_use') calls.fromValue(str(block.id), str(block.name), block.input);
+    else if (block.type === 'thinking') {
+      reasoning += str(block.thinking) ?? '';
+      thinking.push({ type: 'thinking', thinking: str(block.thinking) ?? '', signature: str(block.signature) ?? '' });
+    } else if (block.type === 'redacted_thinking')
+      thinking.push({ type: 'redacted_thinking', data: str(block.data) ?? '' });
+  }
+  const message = aiMessage({ content: text, toolCalls: calls.toolCalls, invalidToolCalls: calls.invalidToolCalls });
+  const stopReason = anthropicStopReason(r.stop_reason);
+  if (stopReason) message.stopReason = stopReason;
+  const id = str(r.id);
+  if (id) message.id = id;
+  if (reasoning) message.reasoning = reasoning;
+  const usage = anthropicUsage(r.usage);
+  if (usage) message.usage = usage;
+  const model = str(r.model);
+  if (model || thinking.length > 0)
+    message.metadata = { anthropic: compact({ model, thinking: thinking.length ? thinking : undefined }) };
+  return message;
+}
+
+export interface AnthropicRequest {
+  /** The system messages, joined; absent when there are none. */
+  system?: string;
+  messages: Obj[];
+}
+
+/**
+ * The history as an Anthropic request: system messages lifted into `system`, tool results as
+ * `tool_result` blocks in a user turn (`is_error` from the status), consecutive results and a
+ * following user text merged into one turn, signed thinking blocks sent back before tool calls.
+ * An invalid tool call goes back as a `tool_use` with empty input, so its error result has a call
+ * to answer.
+ *
+ * @example const { system, messages } = toAnthropic(history)
+ */
+export function toAnthropic(history: readonly Message[]): AnthropicRequest {
+  const system: string[] = [];
+  const messages: Obj[] = [];
+  const userTurn = (): Obj[] => {
+    const last = messages[messages.length - 1];
+    if (last && last.role === 'user' && Array.isArray(last.content)) return last.content as Obj[];
+    const content: Obj[] = [];
+    messages.push({ role: 'user', content });
+    return content;
+  };
+  for (const m of history) {
+    switch (m.role) {
+      case 'system':
+        system.push(m.content);
+        break;
+      case 'user':
+        userTurn().push({ type: 'text', text: m.content });
+        break;
+      case 'tool': {
+        const block: Obj = { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content };
+        if (m.status === 'error') block.is_error = true;
+        const turn = userTurn();
+        // tool_result blocks must come before any text in the turn
+        const firstText = turn.findIndex((b) => b.type !== 'tool_result');
+        if (firstText < 0) turn.push(block);
+        else turn.splice(firstText, 0, block);
+        break;
+      }
+      case 'assistant': {
+        const content: Obj[] = [];
+        const thinking = arr(obj(obj(m.metadata).anthropic).thinking);
+        if (m.toolCalls.length > 0) for (const block of thinking) content.push(obj(block));
+        if (m.content) content.push({ type: 'text', text: m.content });
+        for (const c of m.toolCalls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.args });
+        for (const c of m.invalidToolCalls)
+          content.push({ type: 'tool_use', id: c.id, name: c.name ?? 'unknown', input: {} });
+        messages.push({ role: 'assistant', content });
+        break;
+      }
+    }
+  }
+  return system.length > 0 ? { system: system.join('\n\n'), messages } : { messages };
+}
+
+/**
+ * Tool specs as Anthropic `tools`.
+ *
+ * @example body.tools = toAnthropicTools(await pool.specs())
+ */
+export function toAnthropicTools(specs: readonly ToolSpec[]): Obj[] {
+  return validateToolSpecs(specs).map((spec) => ({
+    name: spec.name,
+    description: spec.description,
+    input_schema: spec.inputSchema,
+  }));
+}

@@ -1,0 +1,92 @@
+/** Bytes or text as they arrive: a fetch body, or any async iterable of chunks. */
+export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+
+/**
+ * The source as text chunks, UTF-8 decoded across chunk boundaries (a character split between
+ * two chunks comes out whole). Stopping early (`break`, `return`) cancels the source; an aborted
+ * `signal` cancels it and rejects with `signal.reason`.
+ */
+export async function* textChunks(source: ByteSource, signal?: AbortSignal): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
+  signal?.throwIfAborted();
+  if (isReadableStream(source)) {
+    const reader = source.getReader();
+    const onAbort = () => void reader.cancel(signal?.reason).catch(() => {});
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let done = false;
+    try {
+      while (true) {
+        const result = await reader.read();
+        signal?.throwIfAborted();
+        if (result.done) break;
+        const text = decoder.decode(result.value, { stream: true });
+        if (text) yield text;
+      }
+      done = true;
+      const rest = decoder.decode();
+      if (rest) yield rest;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (!done) await reader.cancel(signal?.reason).catch(() => {});
+      reader.releaseLock();
+    }
+    return;
+  }
+  const iterator = source[Symbol.asyncIterator]();
+  let done = false;
+  try {
+    while (true) {
+      const result = await iterator.next();
+      signal?.throwIfAborted();
+      if (result.done) break;
+      const chunk = result.value;
+      const text = typeof chunk === 'string' ? flushInto(decoder, chunk) : decoder.decode(chunk, { stream: true });
+      if (text) yield text;
+    }
+    done = true;
+    const rest = decoder.decode();
+    if (rest) yield rest;
+  } finally {
+    if (!done) await iterator.return?.();
+  }
+}
+
+/** A string chunk after byte chunks: whatever bytes were pending come first. */
+function flushInto(decoder: TextDecoder, text: string): string {
+  return decoder.decode() + text;
+}
+
+function isReadableStream(source: ByteSource): source is ReadableStream<Uint8Array> {
+  return typeof (source as ReadableStream).getReader === 'function';
+}
+
+/**
+ * Split text chunks into lines (LF, CRLF or CR), wherever the chunk boundaries fall; the last
+ * line is yielded even without a line break after it.
+ */
+export async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  let buffer = '';
+  let skipLF = false;
+  for await (const chunk of chunks) {
+    let start = 0;
+    let i = 0;
+    if (skipLF && chunk[0] === '\n') start = i = 1;
+    skipLF = false;
+    for (; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c !== 10 && c !== 13) continue;
+      yield buffer + chunk.slice(start, i);
+      buffer = '';
+      if (c === 13) {
+        if (i + 1 < chunk.length) {
+          if (chunk.charCodeAt(i + 1) === 10) i++;
+        } else {
+          skipLF = true;
+        }
+      }
+      start = i + 1;
+    }
+    buffer += chunk.slice(start);
+  }
+  if (buffer) yield buffer;
+}
