@@ -353,8 +353,11 @@ describe.skipIf(!hasFixtures)('recorded provider streams (../shared/fixtures)', 
         { numRuns: 25 },
       );
     });
+  });
 
-    it.runIf(c.whole !== undefined)('ends with the calls a whole-response reading of the same call gives', async () => {
+  it.each(cases.filter((c) => c.whole !== undefined))(
+    '$file ends with the calls a whole-response reading of the same call gives',
+    async (c) => {
       const { message } = await decodeAll(c.format, sseText(c));
       const whole = fromWhole[c.format as keyof typeof fromWhole](fixtureJSON(c.whole as string));
       // Recorded separately, so ids differ; names and arguments must not.
@@ -362,8 +365,8 @@ describe.skipIf(!hasFixtures)('recorded provider streams (../shared/fixtures)', 
         whole.toolCalls.map(({ name, args }) => ({ name, args })),
       );
       expect(message.stopReason).toBe(whole.stopReason);
-    });
-  });
+    },
+  );
 
   it('keeps the thought signature of each Gemini call', async () => {
     const file = 'streams/gemini/google-stream-no-args-tool-call.chunks.txt';
