@@ -255,7 +255,7 @@ describe.skipIf(!hasFixtures)('whole recorded responses (../shared/fixtures)', (
 
   it('reads the four calls of the Anthropic json tool', () => {
     const ai = fromAnthropic(fixtureJSON('responses/anthropic/anthropic-json-tool.1.json'));
-    expect((ai.toolCalls[0]?.args.elements as unknown[]).length).toBe(4);
+    expect(ai.toolCalls[0]?.args.elements).toHaveLength(4);
     expect(ai.toolCalls[0]?.args.elements).toContainEqual({ location: 'Berlin', temperature: -9, condition: 'snowy' });
   });
 });
@@ -530,7 +530,7 @@ describe('tool specs', () => {
       inputSchema: { ...weatherSpec.inputSchema, additionalProperties: false, $defs: {} },
     };
     const [tools] = toGeminiTools([spec], { schemaField: 'parameters' });
-    expect((tools?.functionDeclarations as { parameters: unknown }[])[0]?.parameters).toEqual(weatherSpec.inputSchema);
+    expect(tools).toEqual({ functionDeclarations: [{ name: 'weather', description: 'Weather in a city.', parameters: weatherSpec.inputSchema }] });
   });
 
   it('strict mode is checked, not silently rewritten', () => {
