@@ -530,7 +530,11 @@ describe('tool specs', () => {
       inputSchema: { ...weatherSpec.inputSchema, additionalProperties: false, $defs: {} },
     };
     const [tools] = toGeminiTools([spec], { schemaField: 'parameters' });
-    expect(tools).toEqual({ functionDeclarations: [{ name: 'weather', description: 'Weather in a city.', parameters: weatherSpec.inputSchema }] });
+    expect(tools).toEqual({
+      functionDeclarations: [
+        { name: 'weather', description: 'Weather in a city.', parameters: weatherSpec.inputSchema },
+      ],
+    });
   });
 
   it('strict mode is checked, not silently rewritten', () => {
