@@ -8,10 +8,10 @@ import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
 import { chromiumLaunchOptions } from '../test/chromium.ts';
 import { type BenchCase, type BenchResult, measure } from './case.ts';
-import { nodeCases } from './node/index.ts';
+import { derivations, nodeCases } from './node/index.ts';
 
 const root = new URL('..', import.meta.url).pathname;
-const filters = process.argv.slice(2);
+const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const wanted = (name: string) => filters.length === 0 || filters.some((f) => name.includes(f));
 
 type CaseInfo = Pick<BenchCase, 'name' | 'unit' | 'anchor' | 'target' | 'note'>;
@@ -91,6 +91,7 @@ async function runNodeCases(): Promise<BenchResult[]> {
 
 function format(value: number, unit: string): string {
   if (unit === 'ops/s' || unit === 'count') return Math.round(value).toLocaleString('en-US');
+  if (unit === 'x') return value.toFixed(2);
   if (value >= 100) return value.toFixed(0);
   if (value >= 1) return value.toFixed(2);
   return value.toPrecision(3);
@@ -101,7 +102,7 @@ function withRatios(results: BenchResult[]): BenchResult[] {
   for (const r of results) {
     const anchor = r.anchor ? byName.get(r.anchor) : undefined;
     if (!anchor || anchor.median === 0) continue;
-    r.ratio = r.unit === 'ops/s' ? r.median / anchor.median : r.median / anchor.median;
+    r.ratio = r.median / anchor.median;
   }
   return results;
 }
@@ -141,7 +142,17 @@ const browserRun = await runBrowserCases();
 if (!browserRun.isolated) console.warn('  warning: the bench page is not cross-origin isolated; timers are coarse');
 console.log('Node cases:');
 const nodeResults = await runNodeCases();
-const results = withRatios([...browserRun.results, ...nodeResults]);
+const measured = withRatios([...browserRun.results, ...nodeResults]);
+const results = [...measured, ...derivations.flatMap((derive) => derive(measured))];
+if (filters.length > 0) {
+  // A partial run would mix figures from different runs: print, do not write.
+  for (const r of results)
+    console.log(
+      `${r.name}\t${format(r.median, r.unit)} ${r.unit}${r.ratio === undefined ? '' : `\tratio ${r.ratio.toFixed(3)}`}`,
+    );
+  console.log('\nFiltered run: bench/results.json and RESULTS.md left as they were.');
+  process.exit(0);
+}
 writeFileSync(
   `${root}bench/results.json`,
   `${JSON.stringify(

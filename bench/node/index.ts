@@ -1,4 +1,7 @@
-// Cases that run in Node (pure code compared with npm peers). Issues add theirs here.
-import type { BenchCase } from '../case';
+// Cases that run in Node (pure code compared with npm peers), and figures derived from results.
+import type { BenchCase, BenchResult } from '../case';
+import { derivePartialJson, partialJsonCases } from './partial-json';
 
-export const nodeCases: BenchCase[] = [];
+export const nodeCases: BenchCase[] = [...partialJsonCases];
+
+export const derivations: ((results: BenchResult[]) => BenchResult[])[] = [derivePartialJson];

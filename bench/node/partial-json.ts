@@ -1,0 +1,201 @@
+/**
+ * Streaming tool-call arguments: the best-effort value after every 8–32-byte chunk, for 1 KB to
+ * 1 MB of JSON. Ours reads each chunk once; the re-parsing peers parse the whole prefix again
+ * on every chunk (quadratic), so at 100 KB and 1 MB they are timed on an even sample of chunk
+ * positions and scaled up to all chunks. `@streamparser/json` is a tokenizer: it emits completed
+ * values, not a best-effort value per chunk. One `JSON.parse` of the whole text is the floor.
+ */
+
+import { parsePartialJson as langchainParse } from '@langchain/core/output_parsers';
+import { JSONParser } from '@streamparser/json';
+import { parsePartialJson as aiSdkParse } from 'ai';
+import { parse as partialJsonParse } from 'partial-json';
+import { createPartialJsonParser } from '../../src/json/partial-json-parser';
+import type { BenchCase, BenchResult } from '../case';
+
+const SIZES = { '1kb': 1_000, '10kb': 10_000, '100kb': 100_000, '1mb': 1_000_000 } as const;
+type Size = keyof typeof SIZES;
+/** Positions timed per run for a re-parsing peer at sizes where timing all would take minutes. */
+const SAMPLE = 120;
+
+/** Deterministic tool arguments of about `bytes` bytes: nested objects, arrays, escapes, unicode. */
+export function argumentsText(bytes: number): string {
+  const items: unknown[] = [];
+  const doc = { title: 'Trip plan for "Lisbon" – día 1', days: 3, budget: { amount: 1234.5, currency: 'EUR' }, items };
+  let i = 0;
+  while (JSON.stringify(doc).length < bytes) {
+    items.push({
+      id: i,
+      name: `Stop ${i}: café «${i % 7}»`,
+      tags: ['walk', i % 2 ? 'food' : 'museum', `t${i % 13}`],
+      score: ((i * 37) % 100) / 10,
+      open: i % 3 !== 0,
+      note: 'Line one\nline two with a \\ backslash and an emoji 😀',
+    });
+    i++;
+  }
+  return JSON.stringify(doc);
+}
+
+/** Chunk sizes of 8–32 characters from a fixed seed. */
+export function chunksOf(text: string): string[] {
+  let seed = 42;
+  const out: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+    const size = 8 + (seed % 25);
+    out.push(text.slice(at, at + size));
+    at += size;
+  }
+  return out;
+}
+
+let sink: unknown;
+
+function data(size: Size) {
+  const text = argumentsText(SIZES[size]);
+  const chunks = chunksOf(text);
+  const ends: number[] = [];
+  let at = 0;
+  for (const c of chunks) ends.push((at += c.length));
+  return { text, chunks, ends };
+}
+
+/**
+ * Mean time of `fn` over enough runs to fill about a millisecond budget per megabyte: small inputs
+ * are repeated (1 KB: 1,000 runs) so that timer resolution and one-off costs do not swamp them.
+ */
+function elapsed(fn: () => void, bytes = 1_000_000): number {
+  const runs = Math.max(1, Math.round(1_000_000 / bytes));
+  const start = performance.now();
+  for (let i = 0; i < runs; i++) fn();
+  return (performance.now() - start) / runs;
+}
+
+async function elapsedAsync(fn: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+type Reparser = { name: string; parse: (prefix: string) => unknown | Promise<unknown> };
+const reparsers: Reparser[] = [
+  { name: 'partial-json', parse: (p) => partialJsonParse(p) },
+  { name: 'langchain', parse: (p) => langchainParse(p) },
+  { name: 'ai-sdk', parse: (p) => aiSdkParse(p) },
+];
+
+function cases(): BenchCase[] {
+  const out: BenchCase[] = [];
+  for (const size of Object.keys(SIZES) as Size[]) {
+    const sampled = SIZES[size] >= 100_000;
+    out.push({
+      name: `json/parse-floor-${size}`,
+      unit: 'ms',
+      note: 'one JSON.parse of the whole text (the floor: no partial values); small sizes: mean of repeated runs',
+      setup: () => {
+        const { text } = data(size);
+        return { sample: () => elapsed(() => void (sink = JSON.parse(text)), text.length) };
+      },
+    });
+    out.push({
+      name: `json/moat-${size}`,
+      unit: 'ms',
+      anchor: `json/parse-floor-${size}`,
+      repeat: size === '1mb' ? 7 : 15,
+      note: 'createPartialJsonParser: push every 8–32-char chunk, read the best-effort value after each; small sizes: mean of repeated runs',
+      setup: () => {
+        const { chunks } = data(size);
+        return {
+          sample: () =>
+            elapsed(() => {
+              const parser = createPartialJsonParser();
+              for (const chunk of chunks) sink = parser.push(chunk);
+              if (parser.state !== 'complete') throw new Error('moat parser did not complete');
+            }, SIZES[size]),
+        };
+      },
+    });
+    for (const peer of reparsers) {
+      out.push({
+        name: `peer/${peer.name}-${size}`,
+        unit: 'ms',
+        anchor: `json/moat-${size}`,
+        ...(size === '100kb' ? { target: { min: 300 } } : {}),
+        repeat: sampled ? 3 : size === '10kb' ? 5 : 15,
+        warmup: sampled ? 1 : 3,
+        note: sampled
+          ? `re-parses the prefix at every chunk; estimated from ${SAMPLE} evenly spaced chunk positions, scaled to all chunks`
+          : 're-parses the whole prefix at every chunk (all chunks timed)',
+        setup: () => {
+          const { text, ends } = data(size);
+          const positions = sampled
+            ? Array.from({ length: SAMPLE }, (_, k) => ends[Math.floor(((k + 0.5) * ends.length) / SAMPLE)] as number)
+            : ends;
+          const scale = ends.length / positions.length;
+          return {
+            sample: async () =>
+              scale *
+              (await elapsedAsync(async () => {
+                for (const end of positions) sink = await peer.parse(text.slice(0, end));
+              })),
+          };
+        },
+      });
+    }
+    out.push({
+      name: `peer/streamparser-json-${size}`,
+      unit: 'ms',
+      anchor: `json/moat-${size}`,
+      ...(size === '100kb' ? { target: { min: 1 } } : {}),
+      repeat: size === '1mb' ? 7 : 15,
+      note: '@streamparser/json fed every chunk (emits completed values only, no best-effort value per chunk)',
+      setup: () => {
+        const { chunks } = data(size);
+        return {
+          sample: () =>
+            elapsed(() => {
+              const parser = new JSONParser();
+              parser.onValue = ({ value }) => {
+                sink = value;
+              };
+              for (const chunk of chunks) parser.write(chunk);
+            }, SIZES[size]),
+        };
+      },
+    });
+  }
+  return out;
+}
+
+export const partialJsonCases = cases();
+
+/** Time per byte of ours, largest ÷ smallest across the sizes: linear growth keeps it near 1. */
+export function derivePartialJson(results: BenchResult[]): BenchResult[] {
+  const perByte = (Object.keys(SIZES) as Size[])
+    .map((size) => {
+      const r = results.find((x) => x.name === `json/moat-${size}`);
+      return r ? r.median / SIZES[size] : undefined;
+    })
+    .filter((x): x is number => x !== undefined);
+  if (perByte.length < 2) return [];
+  const spread = Math.max(...perByte) / Math.min(...perByte);
+  return [
+    {
+      name: 'json/moat-per-byte-spread',
+      unit: 'x',
+      median: spread,
+      min: spread,
+      max: spread,
+      samples: 1,
+      ratio: spread,
+      target: { max: 2 },
+      note: 'largest ÷ smallest time per byte of json/moat-* across 1 KB … 1 MB (1 = perfectly linear)',
+      where: 'node',
+    },
+  ];
+}
+
+export function keepSink(): unknown {
+  return sink;
+}
