@@ -6,4 +6,15 @@ export {
   type ValidationIssue,
 } from './message-validation-error';
 export { describeValue, MoatError, type MoatErrorOptions, quote, registerErrorClass } from './moat-error';
+export { NetworkDeniedError } from './network-denied-error';
+export { PoolClosedError } from './pool-closed-error';
+export { PoolQueueFullError } from './pool-queue-full-error';
 export { isSerializedError, reviveError, type SerializedError, serializeError } from './serialize-error';
+export { describeCall, ToolError, type ToolErrorOptions } from './tool-error';
+export { ToolExecutionError } from './tool-execution-error';
+export { ToolInputValidationError, type ToolInputValidationErrorOptions } from './tool-input-validation-error';
+export { ToolNotFoundError, type ToolNotFoundErrorOptions } from './tool-not-found-error';
+export { ToolOutputError } from './tool-output-error';
+export { ToolTimeoutError, type ToolTimeoutErrorOptions } from './tool-timeout-error';
+export { WorkerCrashedError } from './worker-crashed-error';
+export { WorkerStartError } from './worker-start-error';
