@@ -21,6 +21,8 @@ export default defineConfig(({ mode }) => ({
   server: { port: 5173, strictPort: true, headers: isolationHeaders },
   preview: { port: 4173, strictPort: true, headers: isolationHeaders },
   worker: { format: 'es' },
+  // Known up front, so that the first test run does not discover them and reload the page.
+  optimizeDeps: { include: ['comlink', 'zod', 'zod/mini', 'zod/v4/core'] },
   build:
     mode === 'lib'
       ? {

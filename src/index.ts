@@ -4,5 +4,6 @@
 export * from './errors/index';
 export * from './json/index';
 export * from './messages/index';
+export * from './pool/index';
 export * from './providers/index';
 export * from './stream/index';

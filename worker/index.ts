@@ -1,8 +1,13 @@
 /**
- * Moat's worker side: what runs inside a tool worker. The tool runtime (`defineTool`,
- * `serveTools`) arrives with the worker-pool issue; until then this entry exposes the shared,
- * worker-safe layers a tool may use.
+ * Moat's worker side (`moat/worker`): what runs inside a tool worker. Importing it installs the
+ * network guard before any tool runs; import it before libraries you do not trust.
  */
+import { installNetworkGuard } from './network-guard';
+
+installNetworkGuard();
+
 export * from '../src/errors/index';
-export * from '../src/json/index';
-export * from '../src/messages/index';
+export type { Store, StoreItem } from '../src/store/types';
+export { defineTool, type ToolDefinition, type ToolInit, type ToolReturn, type ToolRuntime } from './define-tool';
+export { type Command, command, type WithArtifact, withArtifact } from './results';
+export { serveTools } from './serve-tools';

@@ -1,0 +1,351 @@
+// The pool's promise: a tool can be slow, crash, loop forever or misbehave, and every call
+// settles with its result or a typed error, the page stays responsive, nothing is lost.
+import { afterEach, describe, expect, it } from 'vitest';
+import { call, testPool, toolsWorker, watchRuns } from '../../test/pool-helpers';
+import { PoolClosedError } from '../errors/pool-closed-error';
+import { PoolQueueFullError } from '../errors/pool-queue-full-error';
+import { ToolExecutionError } from '../errors/tool-execution-error';
+import { ToolInputValidationError } from '../errors/tool-input-validation-error';
+import { ToolOutputError } from '../errors/tool-output-error';
+import { ToolTimeoutError } from '../errors/tool-timeout-error';
+import { WorkerCrashedError } from '../errors/worker-crashed-error';
+import { WorkerStartError } from '../errors/worker-start-error';
+import { resultValue, type ToolResult } from './tool-result';
+import { createWorkerPool, type WorkerPool } from './worker-pool';
+
+let pool: WorkerPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+const settle = <T>(p: Promise<T>) =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
+describe('concurrency', () => {
+  it('runs parallel calls at the same time, across workers and within one', async () => {
+    for (const size of [2, 1]) {
+      pool = testPool({ size });
+      await pool.warm();
+      const [a, b] = await Promise.all([
+        pool.call(call('slow', { ms: 150, label: 'a' })),
+        pool.call(call('slow', { ms: 150, label: 'b' })),
+      ]);
+      const x = resultValue(a as never) as { startedAt: number; endedAt: number };
+      const y = resultValue(b as never) as { startedAt: number; endedAt: number };
+      expect(x.startedAt < y.endedAt && y.startedAt < x.endedAt).toBe(true);
+      expect(pool.stats.workers).toBe(size);
+      await pool.close();
+    }
+  });
+
+  it('sends one model turn to each worker in one message', async () => {
+    pool = testPool({ size: 2 });
+    await pool.warm();
+    const original = MessagePort.prototype.postMessage;
+    const batches: number[] = [];
+    MessagePort.prototype.postMessage = function (this: MessagePort, message: unknown, ...rest: unknown[]) {
+      if ((message as { t?: string })?.t === 'calls') batches.push((message as { calls: unknown[] }).calls.length);
+      return (original as (...a: unknown[]) => void).call(this, message, ...rest);
+    } as typeof original;
+    try {
+      const outcomes = await pool.callMany(Array.from({ length: 10 }, (_, i) => call('add', { a: i, b: 1 })));
+      expect(outcomes.map((o) => (o.status === 'fulfilled' ? resultValue(o.value) : o.reason))).toEqual([
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+      ]);
+    } finally {
+      MessagePort.prototype.postMessage = original;
+    }
+    expect(batches.sort()).toEqual([5, 5]);
+  });
+});
+
+describe('faults', () => {
+  it('times out a tool stuck in while(true), replaces the worker, and the next call succeeds', async () => {
+    pool = testPool({ size: 1 });
+    const stuck = pool.call(call('spin', { ms: -1 }), { timeoutMs: 200 });
+    await expect(stuck).rejects.toBeInstanceOf(ToolTimeoutError);
+    await expect(stuck).rejects.toThrow(/Tool 'spin' \(call call_\d+\) timed out after 200 ms/);
+    expect(pool.stats.restarted).toBe(1);
+    expect(resultValue(await pool.call(call('add', { a: 1, b: 2 })))).toBe(3);
+  });
+
+  it('re-sends calls a stopped worker never started, and fails only those it had started', async () => {
+    pool = testPool({ size: 1 });
+    await pool.warm();
+    const watch = watchRuns();
+    const stuck = pool.call(call('spin', { ms: -1 }), { timeoutMs: 200 });
+    const behind = [
+      pool.call(call('echo', { text: 'queued behind the loop' })),
+      pool.call(call('add', { a: 2, b: 2 })),
+    ];
+    await expect(stuck).rejects.toBeInstanceOf(ToolTimeoutError);
+    const results = await Promise.all(behind.map(settle));
+    watch.stop();
+    if (crossOriginIsolated) {
+      expect(results.map((r) => (r.ok ? resultValue(r.value) : r.error))).toEqual([
+        { text: 'queued behind the loop' },
+        4,
+      ]);
+    } else {
+      for (const r of results) expect(r.ok || r.error instanceof WorkerCrashedError).toBe(true);
+    }
+  });
+
+  it('without shared memory, the calls a stopped worker held fail with WorkerCrashedError', async () => {
+    pool = testPool({ size: 1, sharedMemory: false });
+    await pool.warm();
+    const stuck = pool.call(call('spin', { ms: -1 }), { timeoutMs: 200 });
+    const behind = pool.call(call('echo', { text: 'x' }));
+    await expect(stuck).rejects.toBeInstanceOf(ToolTimeoutError);
+    await expect(behind).rejects.toBeInstanceOf(WorkerCrashedError);
+    expect(resultValue(await pool.call(call('add', { a: 1, b: 1 })))).toBe(2);
+  });
+
+  it('aborts a call: rejects with the signal reason, the tool sees its signal', async () => {
+    pool = testPool({ size: 1 });
+    await pool.warm();
+    const controller = new AbortController();
+    const pending = pool.call(call('slow', { ms: 10_000 }), { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user pressed stop')), 50);
+    await expect(pending).rejects.toThrow('user pressed stop');
+    await new Promise((r) => setTimeout(r, 700));
+    expect(pool.stats.restarted).toBe(0);
+    expect(resultValue(await pool.call(call('add', { a: 1, b: 1 })))).toBe(2);
+    const already = new AbortController();
+    already.abort(new Error('too late'));
+    await expect(pool.call(call('add', { a: 1, b: 1 }), { signal: already.signal })).rejects.toThrow('too late');
+  });
+
+  it('stops the worker of a tool that ignores its abort signal past the grace period', async () => {
+    pool = testPool({ size: 1, abortGraceMs: 100 });
+    await pool.warm();
+    const controller = new AbortController();
+    const pending = pool.call(call('ignore_abort'), { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop')), 50);
+    await expect(pending).rejects.toThrow('stop');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pool.stats.restarted).toBe(1);
+    expect(resultValue(await pool.call(call('add', { a: 2, b: 3 })))).toBe(5);
+  });
+
+  it('a throwing tool rejects with ToolExecutionError, sync or async', async () => {
+    pool = testPool();
+    await expect(pool.call(call('fail', { message: 'boom' }))).rejects.toBeInstanceOf(ToolExecutionError);
+    const later = (await pool.call(call('fail_later', { message: 'later' })).catch((e) => e)) as ToolExecutionError;
+    expect(later).toBeInstanceOf(ToolExecutionError);
+    expect(later.cause).toBeInstanceOf(TypeError);
+    expect(pool.stats.restarted).toBe(0);
+  });
+
+  it.each([
+    ['crash', 'closed itself'],
+    ['throw_outside', 'uncaught error'],
+  ])('a worker that dies (%s) fails its calls with WorkerCrashedError and the pool recovers', async (tool, reason) => {
+    pool = testPool({ size: 1 });
+    const dying = pool.call(call(tool));
+    await expect(dying).rejects.toBeInstanceOf(WorkerCrashedError);
+    await expect(dying).rejects.toThrow(reason);
+    expect(pool.stats.restarted).toBe(1);
+    expect(resultValue(await pool.call(call('add', { a: 4, b: 4 })))).toBe(8);
+  });
+
+  it('refuses results that cannot be converted or sent, naming the problem', async () => {
+    pool = testPool();
+    await expect(pool.call(call('function_result'))).rejects.toThrow(
+      /returned an unusable result: result\.callback is a function/,
+    );
+    await expect(pool.call(call('function_result'))).rejects.toBeInstanceOf(ToolOutputError);
+    await expect(pool.call(call('unclonable_artifact'))).rejects.toThrow(/its artifact cannot be sent to the page/);
+    await expect(pool.call(call('typed_output', { good: false }))).rejects.toThrow(/does not match the output schema/);
+    expect(resultValue(await pool.call(call('typed_output', { good: true })))).toBe(42);
+    expect(pool.stats.restarted).toBe(0);
+  });
+
+  it('refuses a call whose arguments or state cannot be sent, before it reaches a worker', async () => {
+    pool = testPool();
+    const bad = pool.call({ id: 'c', name: 'echo', args: { text: 'x', fn: () => 1 } });
+    await expect(bad).rejects.toBeInstanceOf(ToolInputValidationError);
+    await expect(bad).rejects.toThrow(/args: cannot be sent to a worker/);
+    await expect(pool.call(call('whole_state'), { state: { f: () => 1 } })).rejects.toThrow(/state: cannot be sent/);
+    await expect(pool.call({ id: 'c', name: 'echo', args: 'text' as never })).rejects.toThrow(
+      /args: expected a plain object/,
+    );
+  });
+
+  it('settles 1,000 calls through a pool of 2 with random faults: right result or right error, none lost or duplicated', async () => {
+    pool = testPool({ size: 2, timeoutMs: 5_000 });
+    const watch = watchRuns();
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 16_807) % 2_147_483_647;
+      return seed / 2_147_483_647;
+    };
+    type Kind = 'echo' | 'slow' | 'fail' | 'spin' | 'crash' | 'throw_outside';
+    const plan: { kind: Kind; id: string }[] = Array.from({ length: 1000 }, (_, i) => {
+      const r = random();
+      const kind: Kind =
+        r < 0.75
+          ? 'echo'
+          : r < 0.88
+            ? 'slow'
+            : r < 0.97
+              ? 'fail'
+              : r < 0.98
+                ? 'spin'
+                : r < 0.99
+                  ? 'crash'
+                  : 'throw_outside';
+      return { kind, id: `fault_${i}` };
+    });
+    const outcomes = await Promise.all(
+      plan.map(({ kind, id }) => {
+        const args =
+          kind === 'echo'
+            ? { text: id }
+            : kind === 'slow'
+              ? { ms: 5, label: id }
+              : kind === 'fail'
+                ? { message: id }
+                : kind === 'spin'
+                  ? { ms: -1 }
+                  : {};
+        return settle(
+          pool?.call({ id, name: kind, args }, kind === 'spin' ? { timeoutMs: 150 } : {}) as Promise<never>,
+        );
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    watch.stop();
+
+    const ranCount = new Map<string, number>();
+    for (const id of watch.runs) ranCount.set(id, (ranCount.get(id) ?? 0) + 1);
+    expect([...ranCount.values()].every((n) => n === 1)).toBe(true); // nothing ran twice
+
+    const tally: Record<string, number> = {};
+    plan.forEach(({ kind, id }, i) => {
+      const outcome = outcomes[i] as { ok: true; value: ToolResult } | { ok: false; error: unknown };
+      const collateral = !outcome.ok && outcome.error instanceof WorkerCrashedError;
+      let right: boolean;
+      switch (kind) {
+        case 'echo':
+          right = (outcome.ok && (resultValue(outcome.value) as { text: string }).text === id) || collateral;
+          break;
+        case 'slow':
+          right = (outcome.ok && (resultValue(outcome.value) as { label: string }).label === id) || collateral;
+          break;
+        case 'fail':
+          right =
+            (!outcome.ok &&
+              outcome.error instanceof ToolExecutionError &&
+              (outcome.error as ToolExecutionError).toolCallId === id) ||
+            collateral;
+          break;
+        case 'spin':
+          right = (!outcome.ok && outcome.error instanceof ToolTimeoutError) || collateral;
+          break;
+        default:
+          right = collateral;
+      }
+      if (outcome.ok && (kind === 'echo' || kind === 'slow')) expect(ranCount.get(id)).toBe(1);
+      const key = `${kind}:${outcome.ok ? 'ok' : (outcome.error as Error).name}`;
+      tally[key] = (tally[key] ?? 0) + 1;
+      if (!right) throw new Error(`call ${id} (${kind}) settled wrongly: ${outcome.ok ? 'ok' : String(outcome.error)}`);
+    });
+    expect(outcomes).toHaveLength(1000);
+    // Most well-behaved calls must have succeeded, not been swept up with the faulty ones.
+    expect((tally['echo:ok'] ?? 0) / plan.filter((p) => p.kind === 'echo').length).toBeGreaterThan(0.5);
+    expect(pool.stats.running).toBe(0);
+    expect(pool.stats.queued).toBe(0);
+  }, 60_000);
+});
+
+describe('queue, close and start failures', () => {
+  it('bounds the queue', async () => {
+    pool = testPool({ size: 1, concurrency: 1, maxQueue: 2 });
+    const first = pool.call(call('slow', { ms: 100 }));
+    const queued = [pool.call(call('add', { a: 1, b: 1 })), pool.call(call('add', { a: 1, b: 2 }))];
+    await expect(pool.call(call('add', { a: 0, b: 0 }))).rejects.toBeInstanceOf(PoolQueueFullError);
+    await first;
+    expect((await Promise.all(queued)).map(resultValue)).toEqual([2, 3]);
+  });
+
+  it('close rejects queued and running calls and refuses new ones', async () => {
+    pool = testPool({ size: 1, concurrency: 1 });
+    const running = pool.call(call('slow', { ms: 5_000 }));
+    const queued = pool.call(call('add', { a: 1, b: 1 }));
+    await new Promise((r) => setTimeout(r, 50));
+    await pool.close();
+    await expect(running).rejects.toBeInstanceOf(PoolClosedError);
+    await expect(queued).rejects.toBeInstanceOf(PoolClosedError);
+    await expect(pool.call(call('add', { a: 1, b: 1 }))).rejects.toBeInstanceOf(PoolClosedError);
+    expect(pool.stats.workers).toBe(0);
+  });
+
+  it('a worker script that never serves tools fails with WorkerStartError, without spinning', async () => {
+    let made = 0;
+    pool = createWorkerPool({
+      worker: () => {
+        made++;
+        return new Worker(new URL('../../test/workers/silent.worker.ts', import.meta.url), { type: 'module' });
+      },
+      size: 2,
+      startTimeoutMs: 300,
+    });
+    const calls = [pool.call(call('add', { a: 1, b: 1 })), pool.call(call('add', { a: 1, b: 1 }))];
+    for (const c of calls) await expect(c).rejects.toBeInstanceOf(WorkerStartError);
+    await expect(pool.specs()).rejects.toBeInstanceOf(WorkerStartError);
+    expect(made).toBeLessThanOrEqual(3);
+  });
+
+  it('a factory that throws fails the call with WorkerStartError', async () => {
+    pool = createWorkerPool({
+      worker: () => {
+        throw new Error('no workers here');
+      },
+    });
+    await expect(pool.call(call('add', { a: 1, b: 1 }))).rejects.toThrow(/could not start: no workers here/);
+  });
+
+  it('validates its options with a TypeError that quotes the value', () => {
+    expect(() => createWorkerPool({ worker: toolsWorker, size: 0 })).toThrow(
+      'Expected `size` to be a positive integer, got `0` (number)',
+    );
+    expect(() => createWorkerPool({ worker: toolsWorker, timeoutMs: -1 })).toThrow(
+      /`timeoutMs` to be a positive number/,
+    );
+    expect(() => createWorkerPool({ worker: toolsWorker, network: 'maybe' as never })).toThrow(
+      /`network` to be 'allow', 'deny' or a function, got `'maybe'`/,
+    );
+    expect(() => createWorkerPool({ worker: 'tools.js' as never })).toThrow(/`worker` to be a function/);
+  });
+});
+
+describe('the page stays responsive', () => {
+  it('sees no long task and keeps painting while a tool burns CPU for 2 s', async () => {
+    pool = testPool({ size: 1 });
+    await pool.warm();
+    const longTasks: PerformanceEntry[] = [];
+    const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries()));
+    observer.observe({ type: 'longtask' });
+    let frames = 0;
+    let running = true;
+    const loop = () => {
+      frames++;
+      if (running) requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+    const started = performance.now();
+    const result = await pool.call(call('spin', { ms: 2000 }));
+    const elapsed = performance.now() - started;
+    running = false;
+    observer.disconnect();
+    expect(resultValue(result)).toBeGreaterThan(0);
+    expect(elapsed).toBeGreaterThanOrEqual(2000);
+    expect(longTasks).toEqual([]);
+    expect(frames).toBeGreaterThan(30);
+  });
+});

@@ -1,0 +1,11 @@
+export type { CallResult, NetworkPolicyWire, ResultFormat, ToolDescriptor } from './protocol';
+export { resultValue, type ToolResult } from './tool-result';
+export {
+  type CallOptions,
+  type CallOutcome,
+  createWorkerPool,
+  type NetworkPolicy,
+  type PoolStats,
+  WorkerPool,
+  type WorkerPoolOptions,
+} from './worker-pool';

@@ -1,0 +1,102 @@
+/**
+ * The wire contract between the pool (page) and a tool worker. Types only: reading this file
+ * tells the whole protocol.
+ *
+ * Setup goes over Comlink: the pool calls `connect(port, config)` on the worker's exposed
+ * `WorkerControl` and gets the tools' descriptors. Calls then go over the dedicated
+ * `MessagePort`, batched: one `calls` message carries every call dispatched to that worker in
+ * the same tick, and one `out` message carries every delta, result and error the worker produced
+ * in the same tick. Nothing waits for an acknowledgement.
+ */
+import type { SerializedError } from '../errors/serialize-error';
+import type { ToolSpec } from '../providers/tool-spec';
+
+export const PROTOCOL_VERSION = 1;
+
+/**
+ * Set in the shared started-count word (`WorkerConfig.started`) when the page stops a worker:
+ * from then on the worker starts nothing, so every call is either counted as started or never run.
+ */
+export const STOP_BIT = 1 << 30;
+
+/** What the pool knows of a tool beyond its spec. */
+export interface ToolDescriptor {
+  spec: ToolSpec;
+  /** The part of the caller's state the tool receives: all of it, or one field. */
+  state?: { whole: true } | { field: string };
+  /** The store namespaces (prefixes) the tool may touch. */
+  store?: { namespaces: string[][] };
+}
+
+/**
+ * The network policy as the worker enforces it. `'ask'`: each request's URL is put to the page,
+ * which answers from the pool's `network` function: synchronously through `answers` when the
+ * page is cross-origin isolated, else by message (fetch-like APIs only).
+ */
+export type NetworkPolicyWire = { mode: 'allow' } | { mode: 'deny' } | { mode: 'ask'; answers?: SharedArrayBuffer };
+
+export interface WorkerConfig {
+  network: NetworkPolicyWire;
+  /**
+   * An `Int32Array(1)` view: how many calls this worker has started, in the order received.
+   * When a worker must be stopped, calls it never started go to another worker instead of
+   * failing. Absent when the page cannot share memory (not cross-origin isolated).
+   */
+  started?: SharedArrayBuffer;
+}
+
+export interface ConnectReply {
+  version: number;
+  tools: ToolDescriptor[];
+}
+
+/** What `serveTools` exposes over Comlink. */
+export interface WorkerControl {
+  connect(port: MessagePort, config: WorkerConfig): Promise<ConnectReply>;
+}
+
+/** How a non-string result becomes the text the model sees. */
+export type ResultFormat = 'string' | 'json';
+
+export interface CallRequest {
+  /** The pool's id for the call, unique within the pool. */
+  id: number;
+  toolCallId: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** The caller's state (the worker hands the tool the part it declared). */
+  state?: unknown;
+  context?: unknown;
+  resultFormat?: ResultFormat;
+}
+
+export type PageToWorker =
+  | { t: 'calls'; calls: CallRequest[] }
+  /** Abort these calls' `runtime.signal`. */
+  | { t: 'cancel'; ids: number[] }
+  /** The answer to a `net?` question (message form of `'ask'`). */
+  | { t: 'net'; ask: number; allow: boolean };
+
+/** A successful result, converted in the worker. */
+export interface CallResult {
+  /** The text for the model: the tool's string, or the JSON of its value. */
+  content: string;
+  /** `'json'` when `content` is the JSON of a value (the page can parse it back lazily). */
+  kind: 'text' | 'json';
+  /** Structured data kept beside the text (`{ content, artifact }` results). */
+  artifact?: unknown;
+  /** State updates (`command({ update })` results). */
+  update?: Record<string, unknown>;
+}
+
+export type OutItem =
+  | { k: 'delta'; id: number; delta: unknown }
+  | { k: 'result'; id: number; result: CallResult }
+  | { k: 'error'; id: number; error: SerializedError };
+
+export type WorkerToPage =
+  | { t: 'out'; items: OutItem[] }
+  /** May this URL be reached? (message form of `'ask'`; `slot` set when answered through memory) */
+  | { t: 'net?'; ask: number; url: string; api: string; slot?: number }
+  /** The worker is going away (`self.close()`, an uncaught error): its calls will not finish. */
+  | { t: 'fatal'; reason: string };

@@ -1,0 +1,220 @@
+import { releaseProxy, transfer, wrap } from 'comlink';
+import {
+  type CallRequest,
+  type ConnectReply,
+  type PageToWorker,
+  STOP_BIT,
+  type ToolDescriptor,
+  type WorkerConfig,
+  type WorkerControl,
+  type WorkerToPage,
+} from './protocol';
+
+/** A call as one worker holds it: the pool's record plus its place in the worker's order. */
+export interface Dispatched {
+  request: CallRequest;
+  /** Position among the calls posted to this worker (0, 1, …; -1 until posted): compared with its started count. */
+  seq: number;
+}
+
+export interface WorkerEvents {
+  message(handle: WorkerHandle, message: WorkerToPage): void;
+  /** The worker died or could not start; `started` is false when it never connected. */
+  failure(handle: WorkerHandle, reason: string, started: boolean): void;
+}
+
+/**
+ * One tool worker: its start and handshake, the batched outbox of calls, and the record of
+ * which calls it holds. The pool decides; this only carries.
+ */
+export class WorkerHandle {
+  readonly id: number;
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+  readonly #events: WorkerEvents;
+  readonly #started: Int32Array | undefined;
+  /** Calls sent (or about to be), by pool id, in send order. */
+  readonly calls = new Map<number, Dispatched>();
+  #outbox: CallRequest[] = [];
+  #flushScheduled = false;
+  #seq = 0;
+  #connected = false;
+  #dead = false;
+  readonly ready: Promise<ToolDescriptor[]>;
+  /** Where the page answers the worker's synchronous network questions (policy functions). */
+  readonly networkAnswers: SharedArrayBuffer | undefined;
+
+  constructor(
+    id: number,
+    worker: Worker,
+    config: Omit<WorkerConfig, 'started'>,
+    events: WorkerEvents,
+    startTimeoutMs: number,
+    shared: boolean,
+  ) {
+    this.id = id;
+    this.#worker = worker;
+    this.#events = events;
+    this.networkAnswers = config.network.mode === 'ask' ? config.network.answers : undefined;
+    const started = shared ? new SharedArrayBuffer(4) : undefined;
+    this.#started = started ? new Int32Array(started) : undefined;
+    const channel = new MessageChannel();
+    this.#port = channel.port1;
+    this.#port.onmessage = (event: MessageEvent<WorkerToPage>) => this.#events.message(this, event.data);
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      this.#fail(
+        event.message
+          ? `an uncaught error in the worker: ${event.message}`
+          : 'the worker script failed to load or crashed',
+      );
+    });
+    worker.addEventListener('messageerror', () => this.#fail('a message from the worker could not be read'));
+
+    const remote = wrap<WorkerControl>(worker);
+    const fullConfig: WorkerConfig = started ? { ...config, started } : config;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(`no answer to the handshake within ${startTimeoutMs} ms (is serveTools() called in the worker?)`),
+          ),
+        startTimeoutMs,
+      );
+    });
+    this.ready = Promise.race([remote.connect(transfer(channel.port2, [channel.port2]), fullConfig), timeout])
+      .then((reply: ConnectReply) => {
+        this.#connected = true;
+        if (this.#outbox.length > 0) this.#scheduleFlush();
+        return reply.tools;
+      })
+      .catch((error: unknown) => {
+        this.#fail(error instanceof Error ? error.message : String(error));
+        throw error;
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        remote[releaseProxy]();
+      });
+    this.ready.catch(() => {});
+  }
+
+  get dead(): boolean {
+    return this.#dead;
+  }
+
+  get connected(): boolean {
+    return this.#connected;
+  }
+
+  get load(): number {
+    return this.calls.size;
+  }
+
+  /** Queue a call for this worker; calls queued in the same tick go in one message. */
+  send(request: CallRequest): void {
+    this.calls.set(request.id, { request, seq: -1 });
+    this.#outbox.push(request);
+    if (this.#connected) this.#scheduleFlush();
+  }
+
+  /**
+   * Stop the worker from starting more calls and say which it never started (`known: false` when
+   * the page cannot share memory with it: then nothing is known to be unstarted). The stop bit
+   * and the count share one atomic word, so a call is either counted as started here or never
+   * run by the worker.
+   */
+  unstarted(): { known: boolean; ids: Set<number> } {
+    const ids = new Set<number>();
+    if (!this.#started) return { known: false, ids };
+    const started = Atomics.or(this.#started, 0, STOP_BIT) & ~STOP_BIT;
+    for (const [id, d] of this.calls) if (d.seq < 0 || d.seq >= started) ids.add(id);
+    return { known: true, ids };
+  }
+
+  /** Forget a call: taken out of the outbox if not posted yet. Says which it was. */
+  withdraw(id: number): 'unsent' | 'sent' | 'absent' {
+    const d = this.calls.get(id);
+    if (!d) return 'absent';
+    this.calls.delete(id);
+    if (d.seq >= 0) return 'sent';
+    const at = this.#outbox.findIndex((r) => r.id === id);
+    if (at >= 0) this.#outbox.splice(at, 1);
+    return 'unsent';
+  }
+
+  /** Calls queued in the outbox but not yet posted. */
+  takeUnsent(): CallRequest[] {
+    const unsent = this.#outbox;
+    this.#outbox = [];
+    for (const request of unsent) this.calls.delete(request.id);
+    return unsent;
+  }
+
+  cancel(ids: number[]): void {
+    if (!this.#dead) this.post({ t: 'cancel', ids });
+  }
+
+  post(message: PageToWorker): void {
+    if (this.#dead) return;
+    this.#port.postMessage(message);
+  }
+
+  /** Called back with requests that could not be cloned, and the error. */
+  onUnsendable: (request: CallRequest, error: unknown) => void = () => {};
+  /** Called once a batch is on its way (deadlines start now). */
+  onSent: (requests: CallRequest[]) => void = () => {};
+
+  terminate(): void {
+    if (this.#dead) return;
+    this.#dead = true;
+    this.#worker.terminate();
+    this.#port.close();
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    queueMicrotask(() => this.#flush());
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    if (this.#dead || this.#outbox.length === 0) return;
+    const calls = this.#outbox;
+    this.#outbox = [];
+    try {
+      this.#port.postMessage({ t: 'calls', calls } satisfies PageToWorker);
+      for (const request of calls) this.#sequence(request);
+      this.onSent(calls);
+      return;
+    } catch {
+      // One of them holds something that cannot be cloned: send the others one by one.
+    }
+    const sent: CallRequest[] = [];
+    for (const request of calls) {
+      try {
+        this.#port.postMessage({ t: 'calls', calls: [request] } satisfies PageToWorker);
+        this.#sequence(request);
+        sent.push(request);
+      } catch (error) {
+        this.calls.delete(request.id);
+        this.onUnsendable(request, error);
+      }
+    }
+    this.onSent(sent);
+  }
+
+  /** The worker starts calls in the order it receives them: number them as they are posted. */
+  #sequence(request: CallRequest): void {
+    const d = this.calls.get(request.id);
+    if (d) d.seq = this.#seq++;
+  }
+
+  #fail(reason: string): void {
+    if (this.#dead) return;
+    const started = this.#connected;
+    this.#events.failure(this, reason, started);
+  }
+}

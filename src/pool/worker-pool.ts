@@ -1,0 +1,612 @@
+import { describeValue } from '../errors/moat-error';
+import { PoolClosedError } from '../errors/pool-closed-error';
+import { PoolQueueFullError } from '../errors/pool-queue-full-error';
+import { reviveError } from '../errors/serialize-error';
+import { ToolInputValidationError } from '../errors/tool-input-validation-error';
+import { ToolTimeoutError } from '../errors/tool-timeout-error';
+import { WorkerCrashedError } from '../errors/worker-crashed-error';
+import { WorkerStartError } from '../errors/worker-start-error';
+import { isPlainObject } from '../json/json-value';
+import type { ToolCall } from '../messages/types';
+import type { ToolSpec } from '../providers/tool-spec';
+import { DeadlineHeap } from './deadline-heap';
+import type { CallRequest, NetworkPolicyWire, ResultFormat, ToolDescriptor, WorkerToPage } from './protocol';
+import type { ToolResult } from './tool-result';
+import { WorkerHandle } from './worker-handle';
+
+/** Which URLs tool code may reach: all, none, or those the function allows (evaluated on the page). */
+export type NetworkPolicy = 'allow' | 'deny' | ((url: string, api: string) => boolean);
+
+export interface WorkerPoolOptions {
+  /** Makes one tool worker: `() => new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' })`. */
+  worker: () => Worker;
+  /** Workers at most. Default: `navigator.hardwareConcurrency - 1`, at least 1. */
+  size?: number;
+  /** Per-call time limit from the moment the call is sent to a worker. Default 30,000 ms. */
+  timeoutMs?: number;
+  /** Calls waiting for a worker, at most; one more is a `PoolQueueFullError`. Default 100,000. */
+  maxQueue?: number;
+  /**
+   * Calls one worker holds at once (they run concurrently if they await). Default 64. More lets
+   * a batch carry more calls; fewer limits what a worker that must be stopped takes with it.
+   */
+  concurrency?: number;
+  /** After an abort, how long a tool may take to honour its signal before its worker is stopped. Default 500 ms. */
+  abortGraceMs?: number;
+  /** How long a new worker may take to answer the handshake. Default 10,000 ms. */
+  startTimeoutMs?: number;
+  /** Network access for tool code. Default `'allow'`. */
+  network?: NetworkPolicy;
+  /**
+   * Share memory with the workers (a started-calls counter, synchronous network answers) when the
+   * page is cross-origin isolated. Default true; false never does. Without it, calls held by a
+   * stopped worker all fail with `WorkerCrashedError` (none is known not to have started), and
+   * a `network` function can only check fetch-like requests.
+   */
+  sharedMemory?: boolean;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the pool's `timeoutMs` for this call. */
+  timeoutMs?: number;
+  /** The caller's state; each tool receives the part it declared. */
+  state?: unknown;
+  /** Run-level data for the tool (`runtime.context`). */
+  context?: unknown;
+  /** How a non-string result becomes text. Default `'string'` (strings as they are, the rest as JSON). */
+  resultFormat?: ResultFormat;
+  /** Each piece of output the tool emits, as it arrives. */
+  onDelta?: (delta: unknown, toolCallId: string) => void;
+}
+
+export type CallOutcome = { status: 'fulfilled'; value: ToolResult } | { status: 'rejected'; reason: Error };
+
+export interface PoolStats {
+  /** Workers alive (starting or connected). */
+  workers: number;
+  /** Workers holding at least one call. */
+  busy: number;
+  /** Calls waiting for a worker. */
+  queued: number;
+  /** Calls sent to workers and not settled. */
+  running: number;
+  /** Workers stopped and replaced after a timeout, crash or ignored abort. */
+  restarted: number;
+}
+
+interface PendingCall {
+  id: number;
+  toolCall: ToolCall;
+  options: CallOptions;
+  timeoutMs: number;
+  resolve(result: ToolResult): void;
+  reject(error: Error): void;
+  settled: boolean;
+  worker: WorkerHandle | undefined;
+  /** Which dispatch of the call a deadline belongs to (a re-sent call gets a new one). */
+  attempt: number;
+  removeAbortListener?: () => void;
+}
+
+const DEFAULTS = { timeoutMs: 30_000, maxQueue: 100_000, concurrency: 64, abortGraceMs: 500, startTimeoutMs: 10_000 };
+
+/**
+ * A pool of tool workers. Usable on its own, without the invoker.
+ *
+ * @example
+ * const pool = createWorkerPool({
+ *   worker: () => new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' }),
+ *   size: 2,
+ *   timeoutMs: 10_000,
+ *   network: 'deny',
+ * });
+ * const tools = toOpenAITools(await pool.specs());
+ * const result = await pool.call({ id: 'call_1', name: 'multiply', args: { a: 3, b: 12 } });
+ * resultValue(result); // 36
+ */
+export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
+  return new WorkerPool(options);
+}
+
+export class WorkerPool {
+  readonly #make: () => Worker;
+  readonly #size: number;
+  readonly #timeoutMs: number;
+  readonly #maxQueue: number;
+  readonly #concurrency: number;
+  readonly #abortGraceMs: number;
+  readonly #startTimeoutMs: number;
+  readonly #network: NetworkPolicy;
+  readonly #shared: boolean;
+  readonly #workers: WorkerHandle[] = [];
+  readonly #queue: PendingCall[] = [];
+  #queueHead = 0;
+  readonly #calls = new Map<number, PendingCall>();
+  readonly #deadlines = new DeadlineHeap<{ call: PendingCall; attempt: number }>();
+  /** Calls settled on the page (aborted) that a worker may still be running, with their grace deadline. */
+  readonly #abandoned = new Map<number, { worker: WorkerHandle; deadline: number }>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
+  #nextCallId = 1;
+  #nextWorkerId = 1;
+  #restarted = 0;
+  #closed = false;
+  #descriptors: Promise<ToolDescriptor[]> | undefined;
+
+  constructor(options: WorkerPoolOptions) {
+    if (typeof options?.worker !== 'function') {
+      throw new TypeError(
+        `Expected \`worker\` to be a function that makes a Worker, got ${describeValue(options?.worker)}`,
+      );
+    }
+    this.#make = options.worker;
+    const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
+    this.#size = positiveInteger('size', options.size ?? Math.max(1, cores - 1));
+    this.#timeoutMs = positiveDuration('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs);
+    this.#maxQueue = nonNegativeInteger('maxQueue', options.maxQueue ?? DEFAULTS.maxQueue);
+    this.#concurrency = positiveInteger('concurrency', options.concurrency ?? DEFAULTS.concurrency);
+    this.#abortGraceMs = positiveDuration('abortGraceMs', options.abortGraceMs ?? DEFAULTS.abortGraceMs);
+    this.#startTimeoutMs = positiveDuration('startTimeoutMs', options.startTimeoutMs ?? DEFAULTS.startTimeoutMs);
+    const network = options.network ?? 'allow';
+    if (network !== 'allow' && network !== 'deny' && typeof network !== 'function') {
+      throw new TypeError(`Expected \`network\` to be 'allow', 'deny' or a function, got ${describeValue(network)}`);
+    }
+    this.#network = network;
+    this.#shared =
+      options.sharedMemory !== false &&
+      typeof SharedArrayBuffer === 'function' &&
+      globalThis.crossOriginIsolated === true;
+  }
+
+  get stats(): PoolStats {
+    const live = this.#workers.filter((w) => !w.dead);
+    return {
+      workers: live.length,
+      busy: live.filter((w) => w.load > 0).length,
+      queued: this.#queue.length - this.#queueHead,
+      running: live.reduce((n, w) => n + w.load, 0),
+      restarted: this.#restarted,
+    };
+  }
+
+  /** The tools the workers serve, as provider-neutral specs. Starts a worker if none runs yet. */
+  async specs(): Promise<ToolSpec[]> {
+    return (await this.descriptors()).map((d) => d.spec);
+  }
+
+  /** The tools' specs with what each declares (state injection, store namespaces). */
+  descriptors(): Promise<ToolDescriptor[]> {
+    if (this.#closed) return Promise.reject(new PoolClosedError());
+    if (!this.#descriptors) {
+      const worker = this.#workers.find((w) => !w.dead) ?? this.#spawn();
+      this.#descriptors = worker.ready.catch((error: unknown) => {
+        this.#descriptors = undefined;
+        throw new WorkerStartError({ reason: error instanceof Error ? error.message : String(error), cause: error });
+      });
+    }
+    return this.#descriptors;
+  }
+
+  /** Start every worker now rather than on first use; resolves when all are ready. */
+  async warm(): Promise<void> {
+    if (this.#closed) throw new PoolClosedError();
+    while (this.#workers.length < this.#size) this.#spawn();
+    await Promise.all(this.#workers.map((w) => w.ready));
+  }
+
+  /**
+   * Run one tool call in a worker. Rejects with a typed error (`ToolNotFoundError`,
+   * `ToolInputValidationError`, `ToolExecutionError`, `ToolTimeoutError`, `ToolOutputError`,
+   * `WorkerCrashedError`, `PoolQueueFullError`, `PoolClosedError`) or the signal's reason.
+   */
+  call(toolCall: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
+    return new Promise<ToolResult>((resolve, reject) => {
+      if (this.#closed) return reject(new PoolClosedError());
+      const problem = checkToolCall(toolCall);
+      if (problem) return reject(problem);
+      if (options.signal?.aborted) return reject(options.signal.reason);
+      if (this.#queue.length - this.#queueHead >= this.#maxQueue)
+        return reject(new PoolQueueFullError({ maxQueue: this.#maxQueue }));
+      const call: PendingCall = {
+        id: this.#nextCallId++,
+        toolCall,
+        options,
+        timeoutMs: options.timeoutMs === undefined ? this.#timeoutMs : positiveDuration('timeoutMs', options.timeoutMs),
+        resolve,
+        reject,
+        settled: false,
+        worker: undefined,
+        attempt: 0,
+      };
+      this.#calls.set(call.id, call);
+      if (options.signal) {
+        const signal = options.signal;
+        const onAbort = () => this.#abort(call, signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        call.removeAbortListener = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.#queue.push(call);
+      this.#pump();
+    });
+  }
+
+  /** Run one model turn's calls; they go out together, one message per worker. Never rejects. */
+  callMany(toolCalls: readonly ToolCall[], options: CallOptions = {}): Promise<CallOutcome[]> {
+    return Promise.all(
+      toolCalls.map((tc) =>
+        this.call(tc, options).then(
+          (value): CallOutcome => ({ status: 'fulfilled', value }),
+          (reason: unknown): CallOutcome => ({
+            status: 'rejected',
+            reason: reason instanceof Error ? reason : new Error(String(reason)),
+          }),
+        ),
+      ),
+    );
+  }
+
+  /** Stop every worker; calls queued or running are rejected with `PoolClosedError`. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    for (const call of [...this.#calls.values()]) this.#settle(call, new PoolClosedError());
+    for (const worker of this.#workers) worker.terminate();
+    this.#workers.length = 0;
+    this.#queue.length = 0;
+    this.#queueHead = 0;
+  }
+
+  // ── dispatch ─────────────────────────────────────────────────────────────────────────────
+
+  #pump(): void {
+    while (this.#queueHead < this.#queue.length) {
+      const call = this.#queue[this.#queueHead] as PendingCall;
+      if (call.settled) {
+        this.#queueHead++;
+        continue;
+      }
+      const worker = this.#pick();
+      if (!worker) break;
+      this.#queueHead++;
+      this.#dispatch(call, worker);
+    }
+    if (this.#queueHead > 1024 && this.#queueHead * 2 > this.#queue.length) {
+      this.#queue.splice(0, this.#queueHead);
+      this.#queueHead = 0;
+    }
+  }
+
+  /** The least-loaded live worker with room; a new one when none is idle and the pool may grow. */
+  #pick(): WorkerHandle | undefined {
+    let best: WorkerHandle | undefined;
+    for (const w of this.#workers) {
+      if (w.dead || w.load >= this.#concurrency) continue;
+      if (!best || w.load < best.load) best = w;
+    }
+    if ((!best || best.load > 0) && this.#workers.length < this.#size) {
+      try {
+        return this.#spawn();
+      } catch {
+        return best; // #spawn has failed the queue if no worker is left to serve it
+      }
+    }
+    return best;
+  }
+
+  #dispatch(call: PendingCall, worker: WorkerHandle): void {
+    call.worker = worker;
+    call.attempt++;
+    const tc = call.toolCall;
+    const request: CallRequest = { id: call.id, toolCallId: tc.id, name: tc.name, args: tc.args };
+    const o = call.options;
+    if (o.state !== undefined) request.state = o.state;
+    if (o.context !== undefined) request.context = o.context;
+    if (o.resultFormat !== undefined) request.resultFormat = o.resultFormat;
+    worker.send(request);
+  }
+
+  #spawn(): WorkerHandle {
+    const id = this.#nextWorkerId++;
+    let handle: WorkerHandle;
+    try {
+      const worker = this.#make();
+      handle = new WorkerHandle(
+        id,
+        worker,
+        { network: this.#networkWire() },
+        this.#events,
+        this.#startTimeoutMs,
+        this.#shared,
+      );
+    } catch (error) {
+      // The factory itself threw: fail what is queued rather than spin.
+      const failure = new WorkerStartError({
+        reason: error instanceof Error ? error.message : String(error),
+        cause: error,
+      });
+      if (!this.#workers.some((w) => !w.dead)) queueMicrotask(() => this.#failQueued(failure));
+      throw failure;
+    }
+    handle.onSent = (requests) => this.#started(requests);
+    handle.onUnsendable = (request, error) => {
+      const call = this.#calls.get(request.id);
+      if (call) this.#settle(call, unsendable(call, error));
+      this.#pump();
+    };
+    this.#workers.push(handle);
+    return handle;
+  }
+
+  #networkWire(): NetworkPolicyWire {
+    if (this.#network === 'allow' || this.#network === 'deny') return { mode: this.#network };
+    return this.#shared ? { mode: 'ask', answers: new SharedArrayBuffer(4) } : { mode: 'ask' };
+  }
+
+  // ── results and faults ───────────────────────────────────────────────────────────────────
+
+  readonly #events = {
+    message: (handle: WorkerHandle, message: WorkerToPage) => this.#receive(handle, message),
+    failure: (handle: WorkerHandle, reason: string, connected: boolean) => this.#retire(handle, reason, connected),
+  };
+
+  #receive(handle: WorkerHandle, message: WorkerToPage): void {
+    switch (message?.t) {
+      case 'out':
+        for (const item of message.items) {
+          const call = this.#calls.get(item.id);
+          if (!call || call.worker !== handle) {
+            if (item.k !== 'delta') this.#abandoned.delete(item.id);
+            continue;
+          }
+          if (item.k === 'delta') {
+            try {
+              call.options.onDelta?.(item.delta, call.toolCall.id);
+            } catch (error) {
+              queueMicrotask(() => {
+                throw error;
+              });
+            }
+          } else if (item.k === 'result') {
+            handle.calls.delete(call.id);
+            this.#settle(call, undefined, { toolCallId: call.toolCall.id, name: call.toolCall.name, ...item.result });
+          } else {
+            handle.calls.delete(call.id);
+            this.#settle(call, reviveError(item.error));
+          }
+        }
+        this.#pump();
+        break;
+      case 'net?':
+        this.#answerNetwork(handle, message);
+        break;
+      case 'fatal':
+        this.#retire(handle, message.reason, true);
+        break;
+    }
+  }
+
+  #answerNetwork(handle: WorkerHandle, message: Extract<WorkerToPage, { t: 'net?' }>): void {
+    let allow = false;
+    if (typeof this.#network === 'function') {
+      try {
+        allow = this.#network(message.url, message.api) === true;
+      } catch {
+        allow = false;
+      }
+    } else {
+      allow = this.#network === 'allow';
+    }
+    const answers = handle.networkAnswers;
+    if (message.slot !== undefined && answers) {
+      const view = new Int32Array(answers);
+      Atomics.store(view, message.slot, allow ? 1 : 2);
+      Atomics.notify(view, message.slot);
+    } else {
+      handle.post({ t: 'net', ask: message.ask, allow });
+    }
+  }
+
+  /** Stop a worker and account for every call it held; a fresh worker takes its place. */
+  #retire(handle: WorkerHandle, reason: string, connected: boolean, cause?: PendingCall, causeError?: Error): void {
+    if (handle.dead) return;
+    const unsent = handle.takeUnsent();
+    const { known, ids: unstarted } = handle.unstarted();
+    handle.terminate();
+    const index = this.#workers.indexOf(handle);
+    if (index >= 0) this.#workers.splice(index, 1);
+    for (const [id, entry] of this.#abandoned) if (entry.worker === handle) this.#abandoned.delete(id);
+
+    const retry: PendingCall[] = [];
+    for (const request of unsent) {
+      const call = this.#calls.get(request.id);
+      if (call && !call.settled) retry.push(call);
+    }
+    for (const [id] of handle.calls) {
+      const call = this.#calls.get(id);
+      if (!call || call.settled) continue;
+      if (call === cause && causeError) this.#settle(call, causeError);
+      else if (!connected) this.#settle(call, new WorkerStartError({ reason }));
+      else if (known && unstarted.has(id)) retry.push(call);
+      else
+        this.#settle(
+          call,
+          new WorkerCrashedError({ toolName: call.toolCall.name, toolCallId: call.toolCall.id, reason }),
+        );
+    }
+    handle.calls.clear();
+    if (connected) this.#restarted++;
+    if (!connected && this.#descriptors && this.#workers.length === 0) this.#descriptors = undefined;
+
+    // Calls that never ran go first, in their original order.
+    for (const call of retry) call.worker = undefined;
+    this.#queue.splice(this.#queueHead, 0, ...retry.sort((a, b) => a.id - b.id));
+    if (this.#closed) return;
+    if (connected)
+      this.#spawn(); // keep the pool at strength after a fault
+    else if (retry.length > 0 || this.#queueHead < this.#queue.length) {
+      // A worker that never started: do not loop on a broken script; fail what waits.
+      this.#failQueued(new WorkerStartError({ reason }));
+      return;
+    }
+    this.#pump();
+  }
+
+  #failQueued(error: Error): void {
+    while (this.#queueHead < this.#queue.length) {
+      const call = this.#queue[this.#queueHead++] as PendingCall;
+      if (!call.settled) this.#settle(call, error);
+    }
+  }
+
+  #abort(call: PendingCall, reason: unknown): void {
+    if (call.settled) return;
+    const worker = call.worker;
+    this.#settle(
+      call,
+      reason instanceof Error ? reason : new DOMException(String(reason), 'AbortError'),
+      undefined,
+      reason,
+    );
+    if (!worker || worker.dead) return;
+    // Not posted yet: take it back, nothing runs. Posted: ask the tool to stop, and watch.
+    if (worker.withdraw(call.id) !== 'sent') return;
+    worker.cancel([call.id]);
+    this.#abandoned.set(call.id, { worker, deadline: performance.now() + this.#abortGraceMs });
+    this.#schedule(performance.now() + this.#abortGraceMs);
+    this.#pump();
+  }
+
+  #started(requests: CallRequest[]): void {
+    const now = performance.now();
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const request of requests) {
+      const call = this.#calls.get(request.id);
+      if (!call || call.settled || !Number.isFinite(call.timeoutMs)) continue;
+      const deadline = now + call.timeoutMs;
+      this.#deadlines.push(deadline, { call, attempt: call.attempt });
+      if (deadline < earliest) earliest = deadline;
+    }
+    if (earliest < Number.POSITIVE_INFINITY) this.#schedule(earliest);
+  }
+
+  #schedule(at: number): void {
+    if (at >= this.#timerAt) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.#tick(), Math.max(0, at - performance.now()));
+  }
+
+  #tick(): void {
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    for (const { call, attempt } of this.#deadlines.expired(now)) {
+      if (call.settled || call.attempt !== attempt || !call.worker) continue;
+      const error = new ToolTimeoutError({
+        toolName: call.toolCall.name,
+        toolCallId: call.toolCall.id,
+        timeoutMs: call.timeoutMs,
+      });
+      this.#retire(
+        call.worker,
+        `call ${call.toolCall.id} ('${call.toolCall.name}') timed out after ${call.timeoutMs} ms`,
+        true,
+        call,
+        error,
+      );
+    }
+    let nextGrace = Number.POSITIVE_INFINITY;
+    for (const [id, entry] of this.#abandoned) {
+      if (entry.deadline <= now) {
+        this.#abandoned.delete(id);
+        this.#retire(
+          entry.worker,
+          `a cancelled call (${id}) ignored its abort signal for ${this.#abortGraceMs} ms`,
+          true,
+        );
+      } else if (entry.deadline < nextGrace) nextGrace = entry.deadline;
+    }
+    const next = Math.min(this.#deadlines.peek() ?? Number.POSITIVE_INFINITY, nextGrace);
+    if (next < Number.POSITIVE_INFINITY) this.#schedule(next);
+  }
+
+  #settle(call: PendingCall, error: Error | undefined, result?: ToolResult, rawReason?: unknown): void {
+    if (call.settled) return;
+    call.settled = true;
+    this.#calls.delete(call.id);
+    call.removeAbortListener?.();
+    if (error) call.reject(rawReason !== undefined ? (rawReason as Error) : error);
+    else call.resolve(result as ToolResult);
+  }
+}
+
+function checkToolCall(toolCall: ToolCall): Error | undefined {
+  const issues = [];
+  if (typeof toolCall !== 'object' || toolCall === null)
+    return new TypeError(`Expected a tool call object, got ${describeValue(toolCall)}`);
+  if (typeof toolCall.id !== 'string')
+    issues.push({ path: ['id'], message: `expected a string, got ${describeValue(toolCall.id)}` });
+  if (typeof toolCall.name !== 'string')
+    issues.push({ path: ['name'], message: `expected a string, got ${describeValue(toolCall.name)}` });
+  if (!isPlainObject(toolCall.args))
+    issues.push({ path: ['args'], message: `expected a plain object, got ${describeValue(toolCall.args)}` });
+  if (issues.length === 0) return undefined;
+  return new ToolInputValidationError({
+    toolName: typeof toolCall.name === 'string' ? toolCall.name : undefined,
+    toolCallId: typeof toolCall.id === 'string' ? toolCall.id : undefined,
+    issues,
+  });
+}
+
+/** A call whose arguments, state or context cannot be sent to a worker (a function in them, say). */
+function unsendable(call: PendingCall, error: unknown): Error {
+  const o = call.options;
+  const fields: [string, unknown][] = [
+    ['args', call.toolCall.args],
+    ['state', o.state],
+    ['context', o.context],
+  ];
+  const bad = fields.find(([, value]) => {
+    try {
+      structuredClone(value);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  return new ToolInputValidationError({
+    toolName: call.toolCall.name,
+    toolCallId: call.toolCall.id,
+    issues: [
+      {
+        path: [bad?.[0] ?? 'args'],
+        message: `cannot be sent to a worker: ${error instanceof Error ? error.message : String(error)}`,
+        code: 'not_cloneable',
+      },
+    ],
+    cause: error,
+  });
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new TypeError(`Expected \`${name}\` to be a positive integer, got ${describeValue(value)}`);
+  return value;
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (!(Number.isInteger(value) || value === Number.POSITIVE_INFINITY) || value < 0) {
+    throw new TypeError(`Expected \`${name}\` to be a non-negative integer, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function positiveDuration(name: string, value: number): number {
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
+    throw new TypeError(
+      `Expected \`${name}\` to be a positive number of milliseconds (or Infinity), got ${describeValue(value)}`,
+    );
+  }
+  return value;
+}

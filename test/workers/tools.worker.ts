@@ -1,0 +1,202 @@
+/// <reference lib="webworker" />
+// The tools the pool's browser tests run: well-behaved ones and every kind of misbehaviour.
+import { command, defineTool, serveTools, withArtifact } from 'moat/worker';
+import * as z from 'zod';
+
+const runs = new BroadcastChannel('moat-test-runs');
+/** Tell the test page this call really ran (to find lost or duplicated calls). */
+const ran = (toolCallId: string) => runs.postMessage(toolCallId);
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
+serveTools([
+  defineTool({
+    name: 'echo',
+    description: 'Echo the arguments back.',
+    input: z.object({ text: z.string() }).catchall(z.unknown()),
+    run: (args, { toolCallId }) => {
+      ran(toolCallId);
+      return args;
+    },
+  }),
+  defineTool({
+    name: 'add',
+    description: 'Add two numbers.',
+    input: z.object({ a: z.number(), b: z.number() }),
+    run: ({ a, b }) => a + b,
+  }),
+  defineTool({
+    name: 'slow',
+    description: 'Wait, then answer; stops early when cancelled.',
+    input: z.object({ ms: z.number(), label: z.string().optional() }),
+    run: async ({ ms, label }, { signal, toolCallId }) => {
+      ran(toolCallId);
+      const now = () => performance.timeOrigin + performance.now();
+      const startedAt = now();
+      await sleep(ms, signal);
+      return { label: label ?? null, startedAt, endedAt: now() };
+    },
+  }),
+  defineTool({
+    name: 'spin',
+    description: 'Burn CPU for a while (or forever with ms = -1), ignoring everything.',
+    input: z.object({ ms: z.number() }),
+    run: ({ ms }, { toolCallId }) => {
+      ran(toolCallId);
+      const end = ms < 0 ? Number.POSITIVE_INFINITY : performance.now() + ms;
+      let n = 0;
+      while (performance.now() < end) n++;
+      return n;
+    },
+  }),
+  defineTool({
+    name: 'ignore_abort',
+    description: 'Wait a long time without looking at the signal.',
+    input: z.object({}),
+    run: async (_args, { toolCallId }) => {
+      ran(toolCallId);
+      await sleep(60_000);
+      return 'finally';
+    },
+  }),
+  defineTool({
+    name: 'fail',
+    description: 'Throw.',
+    input: z.object({ message: z.string() }),
+    run: ({ message }, { toolCallId }) => {
+      ran(toolCallId);
+      throw new RangeError(message, { cause: new Error('the root cause') });
+    },
+  }),
+  defineTool({
+    name: 'fail_later',
+    description: 'Reject after a tick.',
+    input: z.object({ message: z.string() }),
+    run: async ({ message }) => {
+      await sleep(1);
+      throw new TypeError(message);
+    },
+  }),
+  defineTool({
+    name: 'crash',
+    description: 'Close the worker.',
+    input: z.object({}),
+    run: (_args, { toolCallId }) => {
+      ran(toolCallId);
+      self.close();
+      return 'unreachable';
+    },
+  }),
+  defineTool({
+    name: 'throw_outside',
+    description: 'Throw from a timer, outside any call.',
+    input: z.object({}),
+    run: async (_args, { toolCallId }) => {
+      ran(toolCallId);
+      setTimeout(() => {
+        throw new Error('thrown outside the handler');
+      });
+      await sleep(60_000);
+    },
+  }),
+  defineTool({
+    name: 'function_result',
+    description: 'Return something with a function in it.',
+    input: z.object({}),
+    run: () => ({ ok: true, callback: () => 1 }),
+  }),
+  defineTool({
+    name: 'unclonable_artifact',
+    description: 'Keep an artifact that cannot be sent.',
+    input: z.object({}),
+    run: () => withArtifact('text is fine', { fn: () => 1 }),
+  }),
+  defineTool({
+    name: 'big',
+    description: 'Return a large result.',
+    input: z.object({ records: z.number().int() }),
+    run: ({ records }) =>
+      Array.from({ length: records }, (_, i) => ({
+        id: i,
+        name: `record number ${i} with a reasonably descriptive name`,
+        tags: ['alpha', 'beta', `tag-${i % 97}`, 'gamma-delta'],
+        score: i * 1.5,
+        ok: i % 2 === 0,
+        text: 'lorem ipsum dolor sit amet, consectetur adipiscing elit',
+      })),
+  }),
+  defineTool({
+    name: 'ticks',
+    description: 'Stream n ticks, then say done.',
+    input: z.object({ n: z.number().int() }),
+    async *run({ n }) {
+      for (let i = 1; i <= n; i++) {
+        yield { tick: i };
+        await sleep(1);
+      }
+      return `done after ${n}`;
+    },
+  }),
+  defineTool({
+    name: 'last_tick',
+    description: 'Stream ticks and let the last one be the result.',
+    input: z.object({ n: z.number().int() }),
+    async *run({ n }) {
+      for (let i = 1; i <= n; i++) yield `tick ${i}`;
+    },
+  }),
+  defineTool({
+    name: 'emit',
+    description: 'Emit through the runtime, then answer.',
+    input: z.object({ n: z.number().int() }),
+    run: ({ n }, { emit }) => {
+      for (let i = 0; i < n; i++) emit(i);
+      return n;
+    },
+  }),
+  defineTool({
+    name: 'whole_state',
+    description: 'See all of the caller state.',
+    input: z.object({}),
+    state: true,
+    run: (_args, { state, context }) => ({ state, context }),
+  }),
+  defineTool({
+    name: 'user_state',
+    description: 'See one field of the caller state.',
+    input: z.object({}),
+    state: 'user',
+    run: (_args, { state }) => ({ state }),
+  }),
+  defineTool({
+    name: 'remember_fact',
+    description: 'Return a command that updates state.',
+    input: z.object({ fact: z.string() }),
+    run: ({ fact }) => command({ update: { facts: [fact] }, result: `Remembered ${fact}` }),
+  }),
+  defineTool({
+    name: 'artifact',
+    description: 'Answer with text and keep rows as an artifact.',
+    input: z.object({}),
+    run: () => withArtifact('2 rows', [{ a: 1 }, { a: 2 }]),
+  }),
+  defineTool({
+    name: 'typed_output',
+    description: 'Promise a number, return a string.',
+    input: z.object({ good: z.boolean() }),
+    output: z.number(),
+    run: ({ good }) => (good ? 42 : 'forty-two'),
+  }),
+  defineTool({
+    name: 'list_tools',
+    description: 'Name every tool served here.',
+    input: z.object({}),
+    run: (_args, { tools }) => tools.map((t) => t.name),
+  }),
+]);

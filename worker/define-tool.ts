@@ -1,0 +1,81 @@
+import type { $ZodType, output } from 'zod/v4/core';
+import type { ToolDescriptor } from '../src/pool/protocol';
+import { type ToolSpec, toolSpec } from '../src/providers/tool-spec';
+import type { Store } from '../src/store/types';
+
+/** What a tool gets besides its arguments. */
+export interface ToolRuntime<State = unknown, Context = unknown> {
+  /** The id of the call being run (the model's tool call id). */
+  toolCallId: string;
+  /** Aborts when the caller cancels or the call times out. Stop work when it fires. */
+  signal: AbortSignal;
+  /** Send a piece of output now (progress, partial text): streamed to the page as it happens. */
+  emit(delta: unknown): void;
+  /** A copy of the caller's state: all of it, or the one field the tool declared (`state`). */
+  state: State;
+  /** Run-level data from the caller (user id, locale, …), copied. */
+  context: Context;
+  /** The long-term store, when the pool was given one (the store issue); otherwise undefined. */
+  store: Store | undefined;
+  /** The specs of every tool this worker serves. */
+  tools: readonly ToolSpec[];
+}
+
+/** What `run` may give back: a value, a promise of one, or a stream of deltas whose return (or last item) is the result. */
+export type ToolReturn<T> = T | Promise<T> | AsyncIterable<unknown>;
+
+export interface ToolInit<Input extends $ZodType, Result> {
+  /** 1–64 characters of a-z, A-Z, 0-9, _ or -. */
+  name: string;
+  description: string;
+  /** zod schema of the arguments (an object schema); they are validated before `run`. */
+  input: Input;
+  /** zod schema the result must satisfy (checked after `run`). */
+  output?: $ZodType;
+  /** Inject the caller's state: `true` for all of it, a field name for one field. */
+  state?: true | string;
+  /** Limit the tool's store access to these namespace prefixes. */
+  store?: { namespaces: string[][] };
+  run(args: output<Input>, runtime: ToolRuntime): ToolReturn<Result>;
+}
+
+/** A tool, ready for `serveTools`. */
+export interface ToolDefinition {
+  readonly descriptor: ToolDescriptor;
+  readonly input: $ZodType;
+  readonly output: $ZodType | undefined;
+  run(args: unknown, runtime: ToolRuntime): ToolReturn<unknown>;
+}
+
+/**
+ * Define a tool. Its spec (name, description, JSON Schema of the input) is what the page sees;
+ * the schema and `run` stay in the worker.
+ *
+ * @example
+ * defineTool({
+ *   name: 'multiply',
+ *   description: 'Multiply two integers.',
+ *   input: z.object({ a: z.number().int(), b: z.number().int() }),
+ *   run: ({ a, b }) => a * b,
+ * });
+ */
+export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input, Result>): ToolDefinition {
+  if (typeof init.run !== 'function')
+    throw new TypeError(`Tool '${init.name}' needs a run function, got ${typeof init.run}`);
+  if (init.state !== undefined && init.state !== true && (typeof init.state !== 'string' || init.state === '')) {
+    throw new TypeError(`Tool '${init.name}': state must be true or a field name, got ${JSON.stringify(init.state)}`);
+  }
+  const spec = toolSpec(
+    init.output ? { name: init.name, description: init.description, input: init.input, output: init.output } : init,
+  );
+  const descriptor: ToolDescriptor = { spec };
+  if (init.state === true) descriptor.state = { whole: true };
+  else if (typeof init.state === 'string') descriptor.state = { field: init.state };
+  if (init.store) descriptor.store = { namespaces: init.store.namespaces.map((ns) => [...ns]) };
+  return {
+    descriptor,
+    input: init.input,
+    output: init.output,
+    run: init.run as ToolDefinition['run'],
+  };
+}

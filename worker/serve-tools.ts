@@ -1,0 +1,378 @@
+/// <reference lib="webworker" />
+import { expose } from 'comlink';
+import { $ZodAsyncError, safeParse, safeParseAsync } from 'zod/v4/core';
+import type { ValidationIssue } from '../src/errors/message-validation-error';
+import { MoatError } from '../src/errors/moat-error';
+import { serializeError } from '../src/errors/serialize-error';
+import { ToolError } from '../src/errors/tool-error';
+import { ToolExecutionError } from '../src/errors/tool-execution-error';
+import { ToolInputValidationError } from '../src/errors/tool-input-validation-error';
+import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
+import { ToolOutputError } from '../src/errors/tool-output-error';
+import {
+  type CallRequest,
+  type CallResult,
+  type ConnectReply,
+  type OutItem,
+  type PageToWorker,
+  PROTOCOL_VERSION,
+  STOP_BIT,
+  type WorkerConfig,
+  type WorkerControl,
+  type WorkerToPage,
+} from '../src/pool/protocol';
+import type { ToolSpec } from '../src/providers/tool-spec';
+import type { ToolDefinition, ToolRuntime } from './define-tool';
+import { type AskPage, setNetworkPolicy } from './network-guard';
+import { convertResult } from './results';
+
+/**
+ * Serve these tools to a Moat worker pool: call it once, at the top level of the worker module.
+ * Arguments are validated with each tool's zod schema here in the worker; results are converted
+ * to text here too, so the page receives strings, not object graphs.
+ *
+ * @example serveTools([multiply, remember, countPrimes]);
+ */
+export function serveTools(tools: readonly ToolDefinition[]): void {
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of tools) {
+    const name = tool.descriptor.spec.name;
+    if (byName.has(name)) throw new TypeError(`serveTools: two tools are named '${name}'`);
+    byName.set(name, tool);
+  }
+  const specs: ToolSpec[] = tools.map((t) => t.descriptor.spec);
+  let server: ToolServer | undefined;
+  const control: WorkerControl = {
+    async connect(port, config) {
+      if (server) throw new Error('This worker is already connected to a pool');
+      server = new ToolServer(port, config, byName, specs);
+      return { version: PROTOCOL_VERSION, tools: tools.map((t) => t.descriptor) } satisfies ConnectReply;
+    },
+  };
+  expose(control, self);
+}
+
+/** How long finished results may wait while a batch is still being started. */
+const FLUSH_AFTER_MS = 1;
+
+class ToolServer {
+  readonly #port: MessagePort;
+  readonly #tools: Map<string, ToolDefinition>;
+  readonly #specs: readonly ToolSpec[];
+  readonly #running = new Map<number, AbortController>();
+  readonly #started: Int32Array | undefined;
+  #outbox: OutItem[] = [];
+  #lastFlush = 0;
+  #closing = false;
+  #flushScheduled = false;
+  #asks = 0;
+  readonly #pendingAsks = new Map<number, (allow: boolean) => void>();
+
+  constructor(port: MessagePort, config: WorkerConfig, tools: Map<string, ToolDefinition>, specs: readonly ToolSpec[]) {
+    this.#port = port;
+    this.#tools = tools;
+    this.#specs = specs;
+    this.#started = config.started ? new Int32Array(config.started) : undefined;
+    setNetworkPolicy(config.network, this.#asker(config));
+    port.onmessage = (event: MessageEvent<PageToWorker>) => this.#receive(event.data);
+    watchForDeath((reason) => {
+      // What finished before the end still gets to the page; nothing more starts here.
+      this.#closing = true;
+      this.#flush();
+      this.#post({ t: 'fatal', reason });
+    });
+  }
+
+  #asker(config: WorkerConfig): AskPage {
+    const asker: AskPage = {
+      async: (url, api) =>
+        new Promise<boolean>((resolve) => {
+          const ask = ++this.#asks;
+          this.#pendingAsks.set(ask, resolve);
+          this.#post({ t: 'net?', ask, url, api });
+        }),
+    };
+    if (config.network.mode === 'ask' && config.network.answers) {
+      const answers = new Int32Array(config.network.answers);
+      asker.sync = (url, api) => {
+        Atomics.store(answers, 0, 0);
+        this.#post({ t: 'net?', ask: ++this.#asks, url, api, slot: 0 });
+        const outcome = Atomics.wait(answers, 0, 0, 10_000);
+        const allowed = outcome !== 'timed-out' && Atomics.load(answers, 0) === 1;
+        Atomics.store(answers, 0, 0);
+        return allowed;
+      };
+    }
+    return asker;
+  }
+
+  #receive(message: PageToWorker): void {
+    switch (message?.t) {
+      case 'calls':
+        for (const call of message.calls) {
+          // Results finished a while ago go out before the next call starts: if that call hogs
+          // the worker until it is stopped, they are not lost with it.
+          if (this.#outbox.length > 0 && performance.now() - this.#lastFlush > FLUSH_AFTER_MS) this.#flush();
+          this.#start(call);
+        }
+        break;
+      case 'cancel':
+        for (const id of message.ids)
+          this.#running.get(id)?.abort(new DOMException('The call was cancelled', 'AbortError'));
+        break;
+      case 'net':
+        this.#pendingAsks.get(message.ask)?.(message.allow);
+        this.#pendingAsks.delete(message.ask);
+        break;
+    }
+  }
+
+  /**
+   * Start a call. Everything up to the tool's first `await` runs now, in the order the calls
+   * arrived, so the shared started count says exactly which calls have begun.
+   */
+  #start(call: CallRequest): void {
+    if (this.#closing) return; // not counted as started: the page sends it elsewhere
+    // The page sets STOP_BIT when it gives up on this worker; calls not started by then are
+    // re-sent elsewhere, so they must not run here.
+    if (this.#started && Atomics.add(this.#started, 0, 1) & STOP_BIT) return;
+    const controller = new AbortController();
+    this.#running.set(call.id, controller);
+    let outcome: CallResult | Promise<CallResult>;
+    try {
+      outcome = this.#run(call, controller.signal);
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    // A tool that answered synchronously is done now: its result waits in the outbox.
+    if (!(outcome instanceof Promise)) {
+      this.#send({ k: 'result', id: call.id, result: outcome });
+      return;
+    }
+    outcome.then(
+      (result) => this.#send({ k: 'result', id: call.id, result }),
+      (error: unknown) => this.#send({ k: 'error', id: call.id, error: serializeError(asToolError(error, call)) }),
+    );
+  }
+
+  /** Synchronous until the tool itself awaits (or its input schema is async): a plain tool answers at once. */
+  #run(call: CallRequest, signal: AbortSignal): CallResult | Promise<CallResult> {
+    const tool = this.#tools.get(call.name);
+    if (!tool)
+      throw new ToolNotFoundError({
+        toolName: call.name,
+        toolCallId: call.toolCallId,
+        available: [...this.#tools.keys()],
+      });
+    let parsed: { success: true; data: unknown } | { success: false; error: { issues: readonly Issue[] } };
+    try {
+      parsed = safeParse(tool.input, call.args);
+    } catch (error) {
+      if (!(error instanceof $ZodAsyncError)) throw error;
+      return safeParseAsync(tool.input, call.args).then((p) => this.#invoke(tool, call, p, signal));
+    }
+    return this.#invoke(tool, call, parsed, signal);
+  }
+
+  #invoke(
+    tool: ToolDefinition,
+    call: CallRequest,
+    parsed: { success: true; data: unknown } | { success: false; error: { issues: readonly Issue[] } },
+    signal: AbortSignal,
+  ): CallResult | Promise<CallResult> {
+    if (!parsed.success) {
+      throw new ToolInputValidationError({
+        toolName: call.name,
+        toolCallId: call.toolCallId,
+        issues: toIssues(parsed.error.issues),
+      });
+    }
+    const declared = tool.descriptor.state;
+    const runtime: ToolRuntime = {
+      toolCallId: call.toolCallId,
+      signal,
+      emit: (delta) => {
+        if (this.#running.has(call.id)) this.#send({ k: 'delta', id: call.id, delta });
+      },
+      state: declared === undefined ? undefined : 'whole' in declared ? call.state : pick(call.state, declared.field),
+      context: call.context,
+      store: undefined,
+      tools: this.#specs,
+    };
+    let returned: unknown;
+    try {
+      returned = tool.run(parsed.data, runtime);
+    } catch (error) {
+      throw executionError(error, call);
+    }
+    if (!tool.output && !isThenable(returned) && !isAsyncIterable(returned)) return convertOrThrow(returned, call);
+    return this.#finish(tool, call, returned, runtime.emit, signal);
+  }
+
+  async #finish(
+    tool: ToolDefinition,
+    call: CallRequest,
+    returned: unknown,
+    emit: (delta: unknown) => void,
+    signal: AbortSignal,
+  ): Promise<CallResult> {
+    let value: unknown;
+    try {
+      value = await drain(returned, emit, signal);
+    } catch (error) {
+      throw executionError(error, call);
+    }
+    if (tool.output) {
+      const checked = await safeParseAsync(tool.output, value);
+      if (!checked.success) {
+        const issues = toIssues(checked.error.issues);
+        throw new ToolOutputError({
+          toolName: call.name,
+          toolCallId: call.toolCallId,
+          reason: `it does not match the output schema: ${issues.map((i) => `${i.path.join('.') || 'result'}: ${i.message}`).join('; ')}`,
+        });
+      }
+    }
+    const converted = convertResult(value, call.resultFormat);
+    if (!converted.ok)
+      throw new ToolOutputError({ toolName: call.name, toolCallId: call.toolCallId, reason: converted.reason });
+    return converted.result;
+  }
+
+  #send(item: OutItem): void {
+    if (item.k !== 'delta') this.#running.delete(item.id);
+    this.#outbox.push(item);
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    queueMicrotask(() => this.#flush());
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    if (this.#outbox.length === 0) return;
+    this.#lastFlush = performance.now();
+    const items = this.#outbox;
+    this.#outbox = [];
+    try {
+      this.#port.postMessage({ t: 'out', items } satisfies WorkerToPage);
+    } catch {
+      // Something in the batch cannot be cloned (an artifact or a delta): send what can be, and
+      // fail the calls whose items cannot.
+      for (const item of items) {
+        try {
+          this.#port.postMessage({ t: 'out', items: [item] } satisfies WorkerToPage);
+        } catch (error) {
+          const what = item.k === 'delta' ? 'a streamed delta' : 'its artifact';
+          const failure = new ToolOutputError({
+            reason: `${what} cannot be sent to the page (${error instanceof Error ? error.message : String(error)})`,
+          });
+          this.#running.get(item.id)?.abort(failure);
+          this.#running.delete(item.id);
+          this.#port.postMessage({
+            t: 'out',
+            items: [{ k: 'error', id: item.id, error: serializeError(failure) }],
+          } satisfies WorkerToPage);
+        }
+      }
+    }
+  }
+
+  #post(message: WorkerToPage): void {
+    this.#port.postMessage(message);
+  }
+}
+
+/** Run to the result: a value, a promise, or an async iterable of deltas (its return value, or last item, is the result). */
+async function drain(value: unknown, emit: (delta: unknown) => void, signal: AbortSignal): Promise<unknown> {
+  if (!isAsyncIterable(value)) return await value;
+  const iterator = value[Symbol.asyncIterator]();
+  let last: unknown;
+  try {
+    while (true) {
+      signal.throwIfAborted();
+      const step = await iterator.next();
+      if (step.done) return step.value !== undefined ? step.value : last;
+      last = step.value;
+      emit(step.value);
+    }
+  } catch (error) {
+    await iterator.return?.();
+    throw error;
+  }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+  );
+}
+
+function pick(state: unknown, field: string): unknown {
+  return typeof state === 'object' && state !== null && Object.hasOwn(state, field)
+    ? (state as Record<string, unknown>)[field]
+    : undefined;
+}
+
+function convertOrThrow(value: unknown, call: CallRequest): CallResult {
+  const converted = convertResult(value, call.resultFormat);
+  if (!converted.ok)
+    throw new ToolOutputError({ toolName: call.name, toolCallId: call.toolCallId, reason: converted.reason });
+  return converted.result;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as PromiseLike<unknown>).then === 'function'
+  );
+}
+
+type Issue = { path: readonly PropertyKey[]; message: string; code?: string };
+
+function executionError(error: unknown, call: CallRequest): Error {
+  if (ToolError.isInstance(error)) return error as Error;
+  return new ToolExecutionError({ toolName: call.name, toolCallId: call.toolCallId, cause: error });
+}
+
+function toIssues(issues: readonly Issue[]): ValidationIssue[] {
+  return issues.map((i) => {
+    const issue: ValidationIssue = {
+      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+      message: i.message,
+    };
+    if (i.code) issue.code = i.code;
+    return issue;
+  });
+}
+
+/** Our own errors pass with the call's name and id filled in; anything else is a ToolExecutionError. */
+function asToolError(error: unknown, call: CallRequest): Error {
+  if (ToolError.isInstance(error)) {
+    const e = error as ToolError & { toolName?: string; toolCallId?: string };
+    if (e.toolName === undefined) Object.assign(e, { toolName: call.name });
+    if (e.toolCallId === undefined) Object.assign(e, { toolCallId: call.toolCallId });
+    return e;
+  }
+  if (MoatError.isInstance(error)) return error as Error;
+  return new ToolExecutionError({ toolName: call.name, toolCallId: call.toolCallId, cause: error });
+}
+
+let watching = false;
+/** Tell the page before the worker goes: `self.close()` (patched, locked) and uncaught errors. */
+function watchForDeath(notify: (reason: string) => void): void {
+  if (watching) return;
+  watching = true;
+  const originalClose = self.close.bind(self);
+  const close = function close() {
+    notify('the worker closed itself (self.close())');
+    originalClose();
+  };
+  for (let p: object | null = self; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    if (p === self || Object.hasOwn(p, 'close'))
+      Object.defineProperty(p, 'close', { value: close, writable: false, configurable: false });
+  }
+  self.addEventListener('error', (event) => notify(`an uncaught error: ${event.message || String(event.error)}`));
+}
