@@ -1,7 +1,9 @@
 /// <reference types="vitest/config" />
 import { resolve } from 'node:path';
 import { playwright } from '@vitest/browser-playwright';
+import type { Connect, Plugin } from 'vite';
 import { defineConfig } from 'vite';
+import { workerContentSecurityPolicy } from './src/pool/worker-csp.ts';
 import { chromiumLaunchOptions } from './test/chromium.ts';
 
 const root = import.meta.dirname;
@@ -12,7 +14,26 @@ const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+/**
+ * Serve tool worker scripts whose file name starts with `csp-` with a Content-Security-Policy
+ * that closes the network to them, dynamic import() included (see workerContentSecurityPolicy).
+ */
+function workerCsp(): Plugin {
+  const middleware: Connect.NextHandleFunction = (req, res, next) => {
+    if (req.url && /\/csp-[\w-]*\.worker\.[jt]s/.test(req.url)) {
+      res.setHeader('Content-Security-Policy', workerContentSecurityPolicy('deny'));
+    }
+    next();
+  };
+  return {
+    name: 'moat-worker-csp',
+    configureServer: (server) => void server.middlewares.use(middleware),
+    configurePreviewServer: (server) => void server.middlewares.use(middleware),
+  };
+}
+
 export default defineConfig(({ mode }) => ({
+  plugins: [workerCsp()],
   // Relative base: the built demo works from any path on any static host.
   base: './',
   resolve: {
@@ -54,6 +75,7 @@ export default defineConfig(({ mode }) => ({
         extends: true,
         test: {
           name: 'browser',
+          globalSetup: ['test/probe-server.ts'],
           include: ['src/**/*.browser.test.ts', 'worker/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
           browser: {
             enabled: true,

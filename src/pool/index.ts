@@ -1,5 +1,6 @@
 export type { CallResult, NetworkPolicyWire, ResultFormat, ToolDescriptor } from './protocol';
 export { resultValue, type ToolResult } from './tool-result';
+export { workerContentSecurityPolicy } from './worker-csp';
 export {
   type CallOptions,
   type CallOutcome,

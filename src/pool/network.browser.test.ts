@@ -1,0 +1,117 @@
+// The network policy, enforced inside the worker: a denied tool reaches nothing on a second
+// local server, through any door. import() is closed only by the worker script's CSP.
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createWorkerPool, type NetworkPolicy, type WorkerPool } from './worker-pool';
+
+const probeUrl = inject('probeUrl');
+let pool: WorkerPool | undefined;
+
+const plainWorker = () =>
+  new Worker(new URL('../../test/workers/network.worker.ts', import.meta.url), { type: 'module' });
+const cspWorker = () =>
+  new Worker(new URL('../../test/workers/csp-network.worker.ts', import.meta.url), { type: 'module' });
+
+async function hits(): Promise<string[]> {
+  return (await fetch(`${probeUrl}/__hits`)).json();
+}
+
+async function probe(
+  door: string,
+  path: string,
+  network: NetworkPolicy,
+  worker = plainWorker,
+  options = {},
+): Promise<string> {
+  pool = createWorkerPool({ worker, size: 1, network, timeoutMs: 10_000, ...options });
+  const result = await pool.call({ id: `${door}`, name: 'probe', args: { door, url: `${probeUrl}${path}` } });
+  await pool.close();
+  pool = undefined;
+  return result.content;
+}
+
+beforeEach(async () => {
+  await fetch(`${probeUrl}/__reset`);
+});
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+const doors = [
+  'fetch',
+  'fetch-prototype',
+  'fetch-delete',
+  'fetch-request',
+  'xhr',
+  'xhr-sync',
+  'websocket',
+  'websocket-constructor',
+  'eventsource',
+  'import-scripts',
+  'nested-worker',
+  'cache',
+  'font',
+];
+
+describe("network: 'deny'", () => {
+  it.each(doors)('%s reaches nothing', async (door) => {
+    const outcome = await probe(door, `/${door}.js`, 'deny');
+    expect(outcome).toMatch(/^blocked: /);
+    expect(await hits()).toEqual([]);
+  });
+
+  it('says why, with a NetworkDeniedError', async () => {
+    expect(await probe('fetch', '/why', 'deny')).toBe(
+      `blocked: NetworkDeniedError: Network access denied by the pool's policy: fetch ${probeUrl}/why (policy 'deny')`,
+    );
+  });
+
+  it('cannot be undone by redefining fetch', async () => {
+    expect(await probe('fetch-redefine', '/x', 'deny')).toMatch(/^blocked: TypeError: Cannot redefine property: fetch/);
+  });
+
+  it('does not close dynamic import() without a CSP: that door stays open (documented)', async () => {
+    expect(await probe('dynamic-import', '/open-door.js', 'deny')).toBe('reached: imported');
+    expect(await hits()).toEqual(['GET /open-door.js']);
+  });
+
+  it('closes dynamic import() when the worker script is served with workerContentSecurityPolicy', async () => {
+    expect(await probe('dynamic-import', '/csp-door.js', 'deny', cspWorker)).toMatch(/^blocked: /);
+    expect(await probe('fetch', '/csp-fetch', 'allow', cspWorker)).toMatch(/^blocked: /);
+    expect(await hits()).toEqual([]);
+  });
+});
+
+describe("network: 'allow'", () => {
+  it.each(['fetch', 'xhr', 'eventsource'])('%s goes through', async (door) => {
+    expect(await probe(door, `/ok-${door}`, 'allow')).toMatch(/^reached/);
+    expect((await hits()).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('still refuses nested workers, which would escape the guard', async () => {
+    expect(await probe('nested-worker', '/w.js', 'allow')).toMatch(/^blocked: NetworkDeniedError/);
+  });
+});
+
+describe('network: a function evaluated on the page', () => {
+  const onlyAllowed: NetworkPolicy = (url) => new URL(url).pathname.startsWith('/allowed');
+
+  it.each(['fetch', 'xhr', 'xhr-sync', 'websocket'])('%s: allowed URLs pass, others are refused', async (door) => {
+    expect(await probe(door, '/denied', onlyAllowed)).toMatch(
+      /^blocked: NetworkDeniedError: .*refused by the policy function/,
+    );
+    expect(await probe(door, '/allowed', onlyAllowed)).toMatch(/^reached/);
+    expect((await hits()).map((h) => h.split(' ')[1])).toEqual(['/allowed']);
+  });
+
+  it('without shared memory, checks fetch and refuses synchronous doors it cannot ask about', async () => {
+    expect(await probe('fetch', '/allowed-async', onlyAllowed, plainWorker, { sharedMemory: false })).toMatch(
+      /^reached/,
+    );
+    expect(await probe('fetch', '/nope', onlyAllowed, plainWorker, { sharedMemory: false })).toMatch(/^blocked/);
+    expect(await probe('xhr-sync', '/allowed-sync', onlyAllowed, plainWorker, { sharedMemory: false })).toMatch(
+      /^blocked: NetworkDeniedError: .*needs a cross-origin-isolated page/,
+    );
+    expect((await hits()).map((h) => h.split(' ')[1])).toEqual(['/allowed-async']);
+  });
+});

@@ -1,0 +1,106 @@
+// What a tool sees and gives back through the pool: streams, state, context, results.
+import { afterEach, describe, expect, it } from 'vitest';
+import { call, testPool, watchRuns } from '../../test/pool-helpers';
+import { resultValue } from './tool-result';
+import type { WorkerPool } from './worker-pool';
+
+let pool: WorkerPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+describe('tool runtime through the pool', () => {
+  it('streams deltas in order before the result; the return value is the result', async () => {
+    pool = testPool();
+    const deltas: unknown[] = [];
+    const result = await pool.call(
+      { id: 't1', name: 'ticks', args: { n: 5 } },
+      { onDelta: (d, id) => deltas.push([id, d]) },
+    );
+    expect(deltas).toEqual([1, 2, 3, 4, 5].map((tick) => ['t1', { tick }]));
+    expect(result).toMatchObject({ content: 'done after 5', kind: 'text' });
+  });
+
+  it('uses the last yielded item as the result when the stream returns nothing', async () => {
+    pool = testPool();
+    const deltas: unknown[] = [];
+    const result = await pool.call(call('last_tick', { n: 3 }), { onDelta: (d) => deltas.push(d) });
+    expect(deltas).toEqual(['tick 1', 'tick 2', 'tick 3']);
+    expect(result.content).toBe('tick 3');
+  });
+
+  it('delivers runtime.emit deltas, many in one message', async () => {
+    pool = testPool();
+    const deltas: unknown[] = [];
+    const result = await pool.call(call('emit', { n: 100 }), { onDelta: (d) => deltas.push(d) });
+    expect(deltas).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(resultValue(result)).toBe(100);
+  });
+
+  it('injects the whole state, or only the declared field, and the context', async () => {
+    pool = testPool();
+    const state = { user: { name: 'Ada' }, cart: [1, 2], secret: 'not for user_state' };
+    const whole = await pool.call(call('whole_state'), { state, context: { locale: 'fr' } });
+    expect(resultValue(whole)).toEqual({ state, context: { locale: 'fr' } });
+    const field = await pool.call(call('user_state'), { state });
+    expect(resultValue(field)).toEqual({ state: { name: 'Ada' } });
+    const none = await pool.call(call('user_state'), { state: { other: 1 } });
+    expect(resultValue(none)).toEqual({});
+  });
+
+  it('carries artifacts and state updates beside the text', async () => {
+    pool = testPool();
+    expect(await pool.call({ id: 'a', name: 'artifact', args: {} })).toEqual({
+      toolCallId: 'a',
+      name: 'artifact',
+      content: '2 rows',
+      kind: 'text',
+      artifact: [{ a: 1 }, { a: 2 }],
+    });
+    expect(await pool.call({ id: 'c', name: 'remember_fact', args: { fact: 'tea' } })).toEqual({
+      toolCallId: 'c',
+      name: 'remember_fact',
+      content: 'Remembered tea',
+      kind: 'text',
+      update: { facts: ['tea'] },
+    });
+  });
+
+  it("converts results with resultFormat 'json': strings become JSON too", async () => {
+    pool = testPool();
+    const text = await pool.call(call('last_tick', { n: 1 }), { resultFormat: 'json' });
+    expect(text).toMatchObject({ content: '"tick 1"', kind: 'json' });
+    expect(resultValue(text)).toBe('tick 1');
+  });
+
+  it('gives tools the specs of every tool served', async () => {
+    pool = testPool();
+    const names = resultValue(await pool.call(call('list_tools'))) as string[];
+    expect(names).toEqual((await pool.specs()).map((s) => s.name));
+  });
+
+  it('aborting a call not yet sent takes it back: it never runs', async () => {
+    pool = testPool({ size: 1 });
+    const watch = watchRuns();
+    const controller = new AbortController();
+    const pending = pool.call({ id: 'never', name: 'echo', args: { text: 'x' } }, { signal: controller.signal });
+    controller.abort(new Error('changed my mind'));
+    await expect(pending).rejects.toThrow('changed my mind');
+    expect(resultValue(await pool.call({ id: 'after', name: 'echo', args: { text: 'y' } }))).toEqual({ text: 'y' });
+    await new Promise((r) => setTimeout(r, 20));
+    watch.stop();
+    expect(watch.runs).toEqual(['after']);
+  });
+
+  it('reports its state in stats', async () => {
+    pool = testPool({ size: 2 });
+    expect(pool.stats).toEqual({ workers: 0, busy: 0, queued: 0, running: 0, restarted: 0 });
+    await pool.warm();
+    const slow = pool.call(call('slow', { ms: 100 }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(pool.stats).toMatchObject({ workers: 2, busy: 1, running: 1 });
+    await slow;
+    expect(pool.stats).toMatchObject({ busy: 0, running: 0 });
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * A second local server for the network tests (Vitest globalSetup): it counts every request and
+ * WebSocket upgrade that reaches it, so a test can prove a denied tool reached nothing.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    probeUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const hits: string[] = [];
+  const headers = {
+    'Access-Control-Allow-Origin': '*',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+    'Cache-Control': 'no-store',
+  };
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url === '/__hits') {
+      res.writeHead(200, { ...headers, 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(hits));
+      return;
+    }
+    if (url === '/__reset') {
+      hits.length = 0;
+      res.writeHead(204, headers);
+      res.end();
+      return;
+    }
+    hits.push(`${req.method} ${url}`);
+    if (url.includes('.js')) {
+      res.writeHead(200, { ...headers, 'Content-Type': 'text/javascript' });
+      res.end('export const reached = true;');
+    } else if (url.includes('events')) {
+      res.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream' });
+      res.end('data: hello\n\n');
+    } else {
+      res.writeHead(200, { ...headers, 'Content-Type': 'text/plain' });
+      res.end('reached');
+    }
+  });
+  server.on('upgrade', (req, socket) => {
+    hits.push(`UPGRADE ${req.url}`);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  project.provide('probeUrl', `http://127.0.0.1:${port}`);
+  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+}
