@@ -45,19 +45,26 @@ export default defineConfig(({ mode }) => ({
   // Known up front, so that the first test run does not discover them and reload the page.
   optimizeDeps: { include: ['comlink', 'zod', 'zod/mini', 'zod/v4/core'] },
   build:
-    mode === 'lib'
+    mode === 'bench'
       ? {
           target: 'es2022',
-          outDir: 'dist',
+          outDir: 'dist-bench',
           emptyOutDir: true,
-          sourcemap: true,
-          lib: {
-            entry: { moat: resolve(root, 'src/index.ts'), worker: resolve(root, 'worker/index.ts') },
-            formats: ['es'],
-          },
-          rolldownOptions: { external: ['comlink', 'idb', 'zod', /^zod\//] },
+          rolldownOptions: { input: resolve(root, 'bench/index.html') },
         }
-      : { target: 'es2022', outDir: 'dist-demo', emptyOutDir: true },
+      : mode === 'lib'
+        ? {
+            target: 'es2022',
+            outDir: 'dist',
+            emptyOutDir: true,
+            sourcemap: true,
+            lib: {
+              entry: { moat: resolve(root, 'src/index.ts'), worker: resolve(root, 'worker/index.ts') },
+              formats: ['es'],
+            },
+            rolldownOptions: { external: ['comlink', 'idb', 'zod', /^zod\//] },
+          }
+        : { target: 'es2022', outDir: 'dist-demo', emptyOutDir: true },
   test: {
     // CI also writes a JSON report, from which .ci/run prints one closing count.
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],

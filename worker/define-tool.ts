@@ -1,6 +1,7 @@
 import type { $ZodType, output } from 'zod/v4/core';
+import { InvalidToolSpecError } from '../src/errors/invalid-tool-spec-error';
 import type { ToolDescriptor } from '../src/pool/protocol';
-import { type ToolSpec, toolSpec } from '../src/providers/tool-spec';
+import { TOOL_NAME_PATTERN, type ToolSpec, toolSpec } from '../src/providers/tool-spec';
 import type { Store } from '../src/store/types';
 
 /** What a tool gets besides its arguments. */
@@ -41,6 +42,10 @@ export interface ToolInit<Input extends $ZodType, Result> {
 
 /** A tool, ready for `serveTools`. */
 export interface ToolDefinition {
+  readonly name: string;
+  /** The part of the caller's state the tool receives, as declared. */
+  readonly state: ToolDescriptor['state'];
+  /** Spec (JSON Schema built on first use, off the start-up path) and declarations. */
   readonly descriptor: ToolDescriptor;
   readonly input: $ZodType;
   readonly output: $ZodType | undefined;
@@ -65,15 +70,32 @@ export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input,
   if (init.state !== undefined && init.state !== true && (typeof init.state !== 'string' || init.state === '')) {
     throw new TypeError(`Tool '${init.name}': state must be true or a field name, got ${JSON.stringify(init.state)}`);
   }
-  const spec = toolSpec(
-    init.output ? { name: init.name, description: init.description, input: init.input, output: init.output } : init,
-  );
-  const descriptor: ToolDescriptor = { spec };
-  if (init.state === true) descriptor.state = { whole: true };
-  else if (typeof init.state === 'string') descriptor.state = { field: init.state };
-  if (init.store) descriptor.store = { namespaces: init.store.namespaces.map((ns) => [...ns]) };
+  if (typeof init.name !== 'string' || !TOOL_NAME_PATTERN.test(init.name)) {
+    throw new InvalidToolSpecError({
+      toolName: init.name,
+      reason: 'names must be 1 to 64 characters of a-z, A-Z, 0-9, _ or -',
+    });
+  }
+  const state: ToolDescriptor['state'] =
+    init.state === true ? { whole: true } : typeof init.state === 'string' ? { field: init.state } : undefined;
+  let descriptor: ToolDescriptor | undefined;
   return {
-    descriptor,
+    name: init.name,
+    state,
+    // z.toJSONSchema costs milliseconds per tool: a worker answers its first call without it.
+    get descriptor() {
+      if (!descriptor) {
+        const spec = toolSpec(
+          init.output
+            ? { name: init.name, description: init.description, input: init.input, output: init.output }
+            : init,
+        );
+        descriptor = { spec };
+        if (state) descriptor.state = state;
+        if (init.store) descriptor.store = { namespaces: init.store.namespaces.map((ns) => [...ns]) };
+      }
+      return descriptor;
+    },
     input: init.input,
     output: init.output,
     run: init.run as ToolDefinition['run'],

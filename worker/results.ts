@@ -1,4 +1,4 @@
-import { toJSONValue } from '../src/json/json-value';
+import { findNonJSON } from '../src/json/json-value';
 import type { CallResult, ResultFormat } from '../src/pool/protocol';
 
 const COMMAND = Symbol.for('moat.command');
@@ -63,9 +63,9 @@ export type Converted = { ok: true; result: CallResult } | { ok: false; reason: 
  */
 export function convertResult(value: unknown, format: ResultFormat = 'string'): Converted {
   if (isCommand(value)) {
-    const update = toJSONValue(value.update);
-    if (!update.success)
-      return { ok: false, reason: `the state update at ${path(['update', ...update.path])} is ${update.reason}` };
+    const problem = findNonJSON(value.update);
+    if (problem)
+      return { ok: false, reason: `the state update at ${path(['update', ...problem.path])} is ${problem.reason}` };
     const inner = convertResult(value.result, format);
     if (!inner.ok) return inner;
     return { ok: true, result: { ...inner.result, update: value.update } };
@@ -78,9 +78,9 @@ export function convertResult(value: unknown, format: ResultFormat = 'string'): 
       result: { content: format === 'json' ? 'null' : '', kind: format === 'json' ? 'json' : 'text' },
     };
   if (typeof value === 'string' && format === 'string') return { ok: true, result: { content: value, kind: 'text' } };
-  const json = toJSONValue(value);
-  if (!json.success) return { ok: false, reason: `${path(json.path)} is ${json.reason}` };
-  return { ok: true, result: { content: JSON.stringify(json.value), kind: 'json' } };
+  const problem = findNonJSON(value);
+  if (problem) return { ok: false, reason: `${path(problem.path)} is ${problem.reason}` };
+  return { ok: true, result: { content: JSON.stringify(value), kind: 'json' } };
 }
 
 function path(steps: (string | number)[]): string {

@@ -36,17 +36,23 @@ import { convertResult } from './results';
 export function serveTools(tools: readonly ToolDefinition[]): void {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
-    const name = tool.descriptor.spec.name;
-    if (byName.has(name)) throw new TypeError(`serveTools: two tools are named '${name}'`);
-    byName.set(name, tool);
+    if (byName.has(tool.name)) throw new TypeError(`serveTools: two tools are named '${tool.name}'`);
+    byName.set(tool.name, tool);
   }
-  const specs: ToolSpec[] = tools.map((t) => t.descriptor.spec);
+  let specs: ToolSpec[] | undefined;
+  const allSpecs = () => {
+    specs ??= tools.map((t) => t.descriptor.spec);
+    return specs;
+  };
   let server: ToolServer | undefined;
   const control: WorkerControl = {
     async connect(port, config) {
       if (server) throw new Error('This worker is already connected to a pool');
-      server = new ToolServer(port, config, byName, specs);
-      return { version: PROTOCOL_VERSION, tools: tools.map((t) => t.descriptor) } satisfies ConnectReply;
+      server = new ToolServer(port, config, byName, allSpecs);
+      return { version: PROTOCOL_VERSION, names: [...byName.keys()] } satisfies ConnectReply;
+    },
+    async describe() {
+      return tools.map((t) => t.descriptor);
     },
   };
   expose(control, self);
@@ -58,7 +64,7 @@ const FLUSH_AFTER_MS = 1;
 class ToolServer {
   readonly #port: MessagePort;
   readonly #tools: Map<string, ToolDefinition>;
-  readonly #specs: readonly ToolSpec[];
+  readonly #specs: () => readonly ToolSpec[];
   readonly #running = new Map<number, AbortController>();
   readonly #started: Int32Array | undefined;
   #outbox: OutItem[] = [];
@@ -68,7 +74,12 @@ class ToolServer {
   #asks = 0;
   readonly #pendingAsks = new Map<number, (allow: boolean) => void>();
 
-  constructor(port: MessagePort, config: WorkerConfig, tools: Map<string, ToolDefinition>, specs: readonly ToolSpec[]) {
+  constructor(
+    port: MessagePort,
+    config: WorkerConfig,
+    tools: Map<string, ToolDefinition>,
+    specs: () => readonly ToolSpec[],
+  ) {
     this.#port = port;
     this.#tools = tools;
     this.#specs = specs;
@@ -187,7 +198,8 @@ class ToolServer {
         issues: toIssues(parsed.error.issues),
       });
     }
-    const declared = tool.descriptor.state;
+    const declared = tool.state;
+    const specs = this.#specs;
     const runtime: ToolRuntime = {
       toolCallId: call.toolCallId,
       signal,
@@ -197,7 +209,9 @@ class ToolServer {
       state: declared === undefined ? undefined : 'whole' in declared ? call.state : pick(call.state, declared.field),
       context: call.context,
       store: undefined,
-      tools: this.#specs,
+      get tools() {
+        return specs();
+      },
     };
     let returned: unknown;
     try {

@@ -4,6 +4,7 @@
  */
 import { wrap } from 'comlink';
 import { type BenchCase, time } from '../case';
+import { oneMegabyteObject } from './data';
 
 const ROUND_TRIPS = 200;
 const IN_FLIGHT = 10_000;
@@ -21,18 +22,6 @@ export function roundTrip(worker: Worker, data: unknown): Promise<unknown> {
     worker.onmessage = (event) => resolve(event.data);
     worker.postMessage(data);
   });
-}
-
-/** About 1 MB of JSON as an object graph: 5,000 records of several fields. */
-export function oneMegabyteObject() {
-  return Array.from({ length: 5_000 }, (_, i) => ({
-    id: i,
-    name: `record number ${i} with a reasonably descriptive name`,
-    tags: ['alpha', 'beta', `tag-${i % 97}`, 'gamma-delta'],
-    score: i * 1.5,
-    ok: i % 2 === 0,
-    text: 'lorem ipsum dolor sit amet, consectetur adipiscing elit',
-  }));
 }
 
 function openDatabase(): Promise<{ db: IDBDatabase; name: string }> {

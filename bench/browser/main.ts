@@ -1,8 +1,9 @@
 // The benchmark page: registers the browser cases and lets the runner call them one by one.
 import { type BenchCase, measure } from '../case';
 import { anchorCases } from './anchors';
+import { poolCases } from './pool';
 
-const cases: BenchCase[] = [...anchorCases];
+const cases: BenchCase[] = [...anchorCases, ...poolCases];
 
 declare global {
   interface Window {

@@ -1,4 +1,4 @@
-export { isPlainObject, type JSONCheck, type JSONValue, toJSONValue } from './json-value';
+export { findNonJSON, isPlainObject, type JSONCheck, type JSONValue, type NonJSON, toJSONValue } from './json-value';
 export {
   createPartialJsonParser,
   type PartialJsonParser,

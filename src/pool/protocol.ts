@@ -3,8 +3,8 @@
  * tells the whole protocol.
  *
  * Setup goes over Comlink: the pool calls `connect(port, config)` on the worker's exposed
- * `WorkerControl` and gets the tools' descriptors. Calls then go over the dedicated
- * `MessagePort`, batched: one `calls` message carries every call dispatched to that worker in
+ * `WorkerControl` (and `describe()` when it needs the specs). Calls go over the dedicated
+ * `MessagePort`, posted right away (the port holds them until the worker connects), batched: one `calls` message carries every call dispatched to that worker in
  * the same tick, and one `out` message carries every delta, result and error the worker produced
  * in the same tick. Nothing waits for an acknowledgement.
  */
@@ -47,12 +47,16 @@ export interface WorkerConfig {
 
 export interface ConnectReply {
   version: number;
-  tools: ToolDescriptor[];
+  /** The names of the tools served (their specs come from `describe`). */
+  names: string[];
 }
 
 /** What `serveTools` exposes over Comlink. */
 export interface WorkerControl {
+  /** Take the call port and the policy; calls may already be waiting on the port. */
   connect(port: MessagePort, config: WorkerConfig): Promise<ConnectReply>;
+  /** The tools' descriptors (JSON Schemas are built on this first request, not at start-up). */
+  describe(): Promise<ToolDescriptor[]>;
 }
 
 /** How a non-string result becomes the text the model sees. */

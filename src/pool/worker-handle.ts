@@ -1,4 +1,4 @@
-import { releaseProxy, transfer, wrap } from 'comlink';
+import { type Remote, releaseProxy, transfer, wrap } from 'comlink';
 import {
   type CallRequest,
   type ConnectReply,
@@ -40,7 +40,9 @@ export class WorkerHandle {
   #seq = 0;
   #connected = false;
   #dead = false;
-  readonly ready: Promise<ToolDescriptor[]>;
+  /** Resolves with the tools' names once the worker took the port. */
+  readonly ready: Promise<string[]>;
+  readonly #remote: Remote<WorkerControl>;
   /** Where the page answers the worker's synchronous network questions (policy functions). */
   readonly networkAnswers: SharedArrayBuffer | undefined;
 
@@ -71,7 +73,7 @@ export class WorkerHandle {
     });
     worker.addEventListener('messageerror', () => this.#fail('a message from the worker could not be read'));
 
-    const remote = wrap<WorkerControl>(worker);
+    this.#remote = wrap<WorkerControl>(worker);
     const fullConfig: WorkerConfig = started ? { ...config, started } : config;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -83,27 +85,30 @@ export class WorkerHandle {
         startTimeoutMs,
       );
     });
-    this.ready = Promise.race([remote.connect(transfer(channel.port2, [channel.port2]), fullConfig), timeout])
+    this.ready = Promise.race([this.#remote.connect(transfer(channel.port2, [channel.port2]), fullConfig), timeout])
       .then((reply: ConnectReply) => {
         this.#connected = true;
-        if (this.#outbox.length > 0) this.#scheduleFlush();
-        return reply.tools;
+        return reply.names;
       })
       .catch((error: unknown) => {
         this.#fail(error instanceof Error ? error.message : String(error));
         throw error;
       })
-      .finally(() => {
-        clearTimeout(timer);
-        remote[releaseProxy]();
-      });
+      .finally(() => clearTimeout(timer));
     this.ready.catch(() => {});
+  }
+
+  /** The tools' descriptors; the worker builds their JSON Schemas on this first request. */
+  async describe(): Promise<ToolDescriptor[]> {
+    await this.ready;
+    return this.#remote.describe();
   }
 
   get dead(): boolean {
     return this.#dead;
   }
 
+  /** True once the worker answered the handshake. */
   get connected(): boolean {
     return this.#connected;
   }
@@ -116,7 +121,7 @@ export class WorkerHandle {
   send(request: CallRequest): void {
     this.calls.set(request.id, { request, seq: -1 });
     this.#outbox.push(request);
-    if (this.#connected) this.#scheduleFlush();
+    this.#scheduleFlush();
   }
 
   /**
@@ -171,6 +176,7 @@ export class WorkerHandle {
     this.#dead = true;
     this.#worker.terminate();
     this.#port.close();
+    this.#remote[releaseProxy]();
   }
 
   #scheduleFlush(): void {

@@ -180,7 +180,7 @@ export class WorkerPool {
     if (this.#closed) return Promise.reject(new PoolClosedError());
     if (!this.#descriptors) {
       const worker = this.#workers.find((w) => !w.dead) ?? this.#spawn();
-      this.#descriptors = worker.ready.catch((error: unknown) => {
+      this.#descriptors = worker.describe().catch((error: unknown) => {
         this.#descriptors = undefined;
         throw new WorkerStartError({ reason: error instanceof Error ? error.message : String(error), cause: error });
       });
@@ -329,7 +329,7 @@ export class WorkerPool {
       if (!this.#workers.some((w) => !w.dead)) queueMicrotask(() => this.#failQueued(failure));
       throw failure;
     }
-    handle.onSent = (requests) => this.#started(requests);
+    handle.onSent = (requests) => this.#started(requests, handle);
     handle.onUnsendable = (request, error) => {
       const call = this.#calls.get(request.id);
       if (call) this.#settle(call, unsendable(call, error));
@@ -478,7 +478,15 @@ export class WorkerPool {
     this.#pump();
   }
 
-  #started(requests: CallRequest[]): void {
+  /** Deadlines start when calls are posted, or when the worker is up if it is still starting. */
+  #started(requests: CallRequest[], handle?: WorkerHandle): void {
+    if (handle && !handle.connected) {
+      handle.ready.then(
+        () => this.#started(requests),
+        () => {},
+      );
+      return;
+    }
     const now = performance.now();
     let earliest = Number.POSITIVE_INFINITY;
     for (const request of requests) {

@@ -1,0 +1,158 @@
+/**
+ * The worker pool against the raw platform: round trip, throughput with 10,000 calls in flight,
+ * cold start, recovery after a timeout, a 1 MB result, and long tasks on the page while a tool
+ * burns CPU.
+ */
+import { createWorkerPool, type WorkerPool } from '../../src/pool/worker-pool';
+import { type BenchCase, time } from '../case';
+
+const ROUND_TRIPS = 200;
+const IN_FLIGHT = 10_000;
+const poolWorker = () =>
+  new Worker(new URL('../workers/pool-tools-mini.worker.ts', import.meta.url), { type: 'module' });
+const classicWorker = () => new Worker(new URL('../workers/pool-tools.worker.ts', import.meta.url), { type: 'module' });
+
+async function warmPool(size: number, options = {}): Promise<WorkerPool> {
+  const pool = createWorkerPool({
+    worker: poolWorker,
+    size,
+    concurrency: IN_FLIGHT,
+    maxQueue: IN_FLIGHT * 2,
+    ...options,
+  });
+  await pool.warm();
+  await pool.call({ id: 'warm', name: 'noop', args: { i: 0 } });
+  return pool;
+}
+
+function throughput(size: number): BenchCase {
+  return {
+    name: `pool/throughput-${size}`,
+    unit: 'ops/s',
+    anchor: 'anchor/postmessage-throughput',
+    target: { min: 1 },
+    repeat: 9,
+    note: `${IN_FLIGHT.toLocaleString('en-US')} trivial calls in flight through a warm pool of ${size} (batched: one message per worker per tick)`,
+    async setup() {
+      const pool = await warmPool(size);
+      let round = 0;
+      return {
+        sample: async () => {
+          const calls = Array.from({ length: IN_FLIGHT }, (_, i) =>
+            pool.call({ id: `t${round}_${i}`, name: 'noop', args: { i } }),
+          );
+          round++;
+          const elapsed = await time(() => Promise.all(calls));
+          return IN_FLIGHT / (elapsed / 1000);
+        },
+        teardown: () => pool.close(),
+      };
+    },
+  };
+}
+
+export const poolCases: BenchCase[] = [
+  {
+    name: 'pool/call-rtt',
+    unit: 'ms',
+    anchor: 'anchor/postmessage-rtt',
+    target: { max: 1.3 },
+    note: `one trivial tool call through a warm pool (validated with zod, converted, revived), mean of ${ROUND_TRIPS} sequential calls`,
+    async setup() {
+      const pool = await warmPool(1);
+      return {
+        sample: async () =>
+          (await time(async () => {
+            for (let i = 0; i < ROUND_TRIPS; i++) await pool.call({ id: `r${i}`, name: 'noop', args: { i } });
+          })) / ROUND_TRIPS,
+        teardown: () => pool.close(),
+      };
+    },
+  },
+  throughput(1),
+  throughput(2),
+  throughput(4),
+  {
+    name: 'pool/cold-start',
+    unit: 'ms',
+    anchor: 'anchor/worker-cold-start',
+    target: { max: 1.2 },
+    note: 'createWorkerPool to the first result: worker start, module load (moat/worker, zod/mini tools), handshake, one call',
+    setup: () => ({
+      sample: async () => {
+        const pool = createWorkerPool({ worker: poolWorker, size: 1 });
+        const elapsed = await time(() => pool.call({ id: 'first', name: 'noop', args: { i: 1 } }));
+        await pool.close();
+        return elapsed;
+      },
+    }),
+  },
+  {
+    name: 'pool/cold-start-zod-classic',
+    unit: 'ms',
+    anchor: 'anchor/worker-cold-start',
+    note: 'the same with tools written against zod (classic) instead of zod/mini: about 70 KB more script for the worker to load',
+    setup: () => ({
+      sample: async () => {
+        const pool = createWorkerPool({ worker: classicWorker, size: 1 });
+        const elapsed = await time(() => pool.call({ id: 'first', name: 'noop', args: { i: 1 } }));
+        await pool.close();
+        return elapsed;
+      },
+    }),
+  },
+  {
+    name: 'pool/timeout-recovery',
+    unit: 'ms',
+    anchor: 'anchor/worker-cold-start',
+    note: 'a call stuck in while(true) times out: from the timeout to the replacement worker answering a call',
+    repeat: 9,
+    async setup() {
+      const pool = await warmPool(1, { timeoutMs: 60_000 });
+      return {
+        sample: async () => {
+          await pool.call({ id: 'stuck', name: 'spin', args: { ms: -1 } }, { timeoutMs: 30 }).catch(() => {});
+          return time(() => pool.call({ id: 'next', name: 'noop', args: { i: 2 } }));
+        },
+        teardown: () => pool.close(),
+      };
+    },
+  },
+  {
+    name: 'pool/1mb-result-rtt',
+    unit: 'ms',
+    anchor: 'anchor/1mb-string-rtt',
+    target: { max: 3 },
+    note: 'a tool returning a ~1 MB object graph: converted to JSON text in the worker, sent as a string (no structured clone of the graph)',
+    async setup() {
+      const pool = await warmPool(1);
+      return {
+        sample: () => time(() => pool.call({ id: 'big', name: 'big', args: {} })),
+        teardown: () => pool.close(),
+      };
+    },
+  },
+  {
+    name: 'pool/cpu-tool-long-tasks',
+    unit: 'count',
+    target: { max: 0 },
+    repeat: 3,
+    warmup: 0,
+    note: 'main-thread long tasks (PerformanceObserver longtask) while a tool burns CPU for 2 s in a worker',
+    async setup() {
+      const pool = await warmPool(1);
+      return {
+        sample: async () => {
+          const entries: PerformanceEntry[] = [];
+          const observer = new PerformanceObserver((list) => entries.push(...list.getEntries()));
+          observer.observe({ type: 'longtask' });
+          await pool.call({ id: 'cpu', name: 'spin', args: { ms: 2000 } });
+          await new Promise((r) => setTimeout(r, 50));
+          observer.disconnect();
+          return entries.length;
+        },
+        teardown: () => pool.close(),
+      };
+    },
+  },
+];
