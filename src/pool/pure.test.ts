@@ -9,7 +9,7 @@ describe('DeadlineHeap', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 1000 })), fc.integer({ min: 0, max: 1000 }), (deadlines, now) => {
         const heap = new DeadlineHeap<number>();
-        deadlines.forEach((d, i) => heap.push(d, i));
+        for (const [i, d] of deadlines.entries()) heap.push(d, i);
         const expired = heap.expired(now);
         const expected = deadlines
           .map((d, i) => [d, i] as const)
