@@ -20,7 +20,7 @@ const isolationHeaders = {
  */
 function workerCsp(): Plugin {
   const middleware: Connect.NextHandleFunction = (req, res, next) => {
-    if (req.url && /\/csp-[\w-]*\.worker\.[jt]s/.test(req.url)) {
+    if (req.url && /\/csp-[\w-]*\.worker[\w.-]*\.[jt]s/.test(req.url)) {
       res.setHeader('Content-Security-Policy', workerContentSecurityPolicy('deny'));
     }
     next();

@@ -6,4 +6,5 @@ export * from './json/index';
 export * from './messages/index';
 export * from './pool/index';
 export * from './providers/index';
+export * from './store/index';
 export * from './stream/index';

@@ -45,6 +45,8 @@ export interface ToolDefinition {
   readonly name: string;
   /** The part of the caller's state the tool receives, as declared. */
   readonly state: ToolDescriptor['state'];
+  /** The store namespaces the tool may touch (all, when undefined). */
+  readonly storeNamespaces: string[][] | undefined;
   /** Spec (JSON Schema built on first use, off the start-up path) and declarations. */
   readonly descriptor: ToolDescriptor;
   readonly input: $ZodType;
@@ -82,6 +84,7 @@ export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input,
   return {
     name: init.name,
     state,
+    storeNamespaces: init.store?.namespaces.map((ns) => [...ns]),
     // z.toJSONSchema costs milliseconds per tool: a worker answers its first call without it.
     get descriptor() {
       if (!descriptor) {

@@ -22,8 +22,11 @@ import {
   type WorkerToPage,
 } from '../src/pool/protocol';
 import type { ToolSpec } from '../src/providers/tool-spec';
+import { openIndexedDBStore } from '../src/store/indexeddb-store';
+import { scopeStore } from '../src/store/scoped-store';
+import type { Store } from '../src/store/types';
 import type { ToolDefinition, ToolRuntime } from './define-tool';
-import { type AskPage, setNetworkPolicy } from './network-guard';
+import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-guard';
 import { convertResult } from './results';
 
 /**
@@ -34,6 +37,8 @@ import { convertResult } from './results';
  * @example serveTools([multiply, remember, countPrimes]);
  */
 export function serveTools(tools: readonly ToolDefinition[]): void {
+  // Normally installed when moat/worker was evaluated; never serve tools without it.
+  installNetworkGuard();
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new TypeError(`serveTools: two tools are named '${tool.name}'`);
@@ -69,6 +74,8 @@ class ToolServer {
   readonly #started: Int32Array | undefined;
   #outbox: OutItem[] = [];
   #lastFlush = 0;
+  readonly #storeName: string | undefined;
+  #store: Store | undefined;
   #closing = false;
   #flushScheduled = false;
   #asks = 0;
@@ -84,6 +91,7 @@ class ToolServer {
     this.#tools = tools;
     this.#specs = specs;
     this.#started = config.started ? new Int32Array(config.started) : undefined;
+    this.#storeName = config.store?.name;
     setNetworkPolicy(config.network, this.#asker(config));
     port.onmessage = (event: MessageEvent<PageToWorker>) => this.#receive(event.data);
     watchForDeath((reason) => {
@@ -200,6 +208,7 @@ class ToolServer {
     }
     const declared = tool.state;
     const specs = this.#specs;
+    const storeFor = (t: ToolDefinition, c: CallRequest) => this.#storeFor(t, c);
     const runtime: ToolRuntime = {
       toolCallId: call.toolCallId,
       signal,
@@ -208,7 +217,9 @@ class ToolServer {
       },
       state: declared === undefined ? undefined : 'whole' in declared ? call.state : pick(call.state, declared.field),
       context: call.context,
-      store: undefined,
+      get store() {
+        return storeFor(tool, call);
+      },
       get tools() {
         return specs();
       },
@@ -251,6 +262,15 @@ class ToolServer {
     if (!converted.ok)
       throw new ToolOutputError({ toolName: call.name, toolCallId: call.toolCallId, reason: converted.reason });
     return converted.result;
+  }
+
+  #storeFor(tool: ToolDefinition, call: CallRequest): Store | undefined {
+    if (!this.#storeName) return undefined;
+    this.#store ??= openIndexedDBStore(this.#storeName);
+    const namespaces = tool.storeNamespaces;
+    return namespaces
+      ? scopeStore(this.#store, namespaces, { toolName: call.name, toolCallId: call.toolCallId })
+      : this.#store;
   }
 
   #send(item: OutItem): void {

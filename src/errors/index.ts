@@ -1,3 +1,4 @@
+export { CheckpointError } from './checkpoint-error';
 export { InvalidToolSpecError, type InvalidToolSpecErrorOptions } from './invalid-tool-spec-error';
 export {
   formatIssues,
@@ -10,6 +11,10 @@ export { NetworkDeniedError } from './network-denied-error';
 export { PoolClosedError } from './pool-closed-error';
 export { PoolQueueFullError } from './pool-queue-full-error';
 export { isSerializedError, reviveError, type SerializedError, serializeError } from './serialize-error';
+export { StoreKeyError } from './store-key-error';
+export { StorePermissionError } from './store-permission-error';
+export { StoreQuotaError } from './store-quota-error';
+export { StoreValueError } from './store-value-error';
 export { describeCall, ToolError, type ToolErrorOptions } from './tool-error';
 export { ToolExecutionError } from './tool-execution-error';
 export { ToolInputValidationError, type ToolInputValidationErrorOptions } from './tool-input-validation-error';

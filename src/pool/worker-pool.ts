@@ -38,6 +38,11 @@ export interface WorkerPoolOptions {
   /** Network access for tool code. Default `'allow'`. */
   network?: NetworkPolicy;
   /**
+   * The IndexedDB database tools get as `runtime.store` (open the same name on the page with
+   * `openIndexedDBStore` to share it). Without it, `runtime.store` is undefined.
+   */
+  store?: string;
+  /**
    * Share memory with the workers (a started-calls counter, synchronous network answers) when the
    * page is cross-origin isolated. Default true; false never does. Without it, calls held by a
    * stopped worker all fail with `WorkerCrashedError` (none is known not to have started), and
@@ -119,6 +124,7 @@ export class WorkerPool {
   readonly #startTimeoutMs: number;
   readonly #network: NetworkPolicy;
   readonly #shared: boolean;
+  readonly #store: string | undefined;
   readonly #workers: WorkerHandle[] = [];
   readonly #queue: PendingCall[] = [];
   #queueHead = 0;
@@ -153,6 +159,10 @@ export class WorkerPool {
       throw new TypeError(`Expected \`network\` to be 'allow', 'deny' or a function, got ${describeValue(network)}`);
     }
     this.#network = network;
+    if (options.store !== undefined && (typeof options.store !== 'string' || options.store === '')) {
+      throw new TypeError(`Expected \`store\` to be an IndexedDB database name, got ${describeValue(options.store)}`);
+    }
+    this.#store = options.store;
     this.#shared =
       options.sharedMemory !== false &&
       typeof SharedArrayBuffer === 'function' &&
@@ -312,14 +322,10 @@ export class WorkerPool {
     let handle: WorkerHandle;
     try {
       const worker = this.#make();
-      handle = new WorkerHandle(
-        id,
-        worker,
-        { network: this.#networkWire() },
-        this.#events,
-        this.#startTimeoutMs,
-        this.#shared,
-      );
+      const config = this.#store
+        ? { network: this.#networkWire(), store: { name: this.#store } }
+        : { network: this.#networkWire() };
+      handle = new WorkerHandle(id, worker, config, this.#events, this.#startTimeoutMs, this.#shared);
     } catch (error) {
       // The factory itself threw: fail what is queued rather than spin.
       const failure = new WorkerStartError({

@@ -1,6 +1,6 @@
 /**
- * The long-term store tools and the page share (LangGraph's BaseStore, the TypeScript way).
- * Types only here; the IndexedDB and memory implementations come with the store issue.
+ * The long-term store tools and the page share (LangGraph's BaseStore, the TypeScript way):
+ * JSON values under a namespace (a path of labels) and a key.
  */
 import type { JSONValue } from '../json/json-value';
 
@@ -8,23 +8,44 @@ export interface StoreItem {
   namespace: string[];
   key: string;
   value: JSONValue;
+  /** ms since the epoch. */
   createdAt: number;
   updatedAt: number;
+  /** When the item stops existing (ms since the epoch), if it was put with a `ttlMs`. */
+  expiresAt?: number;
 }
 
+/** A condition on one value field: equality, or operators. */
+export type FieldFilter =
+  | JSONValue
+  | {
+      $gt?: number | string;
+      $gte?: number | string;
+      $lt?: number | string;
+      $lte?: number | string;
+      $ne?: JSONValue;
+      $in?: JSONValue[];
+    };
+
 export interface StoreSearchOptions {
-  /** Equality, or `{ $gt, $gte, $lt, $lte, $ne, $in }` on value fields. */
-  filter?: Record<string, unknown>;
+  /** Conditions on top-level value fields (a dotted name reaches into objects); all must hold. */
+  filter?: Record<string, FieldFilter>;
+  /** Default 10. */
   limit?: number;
   offset?: number;
-  /** Simple text matching over string values. */
+  /**
+   * Simple text matching: every whitespace-separated term must occur, case-insensitively, in
+   * some string of the value (at any depth) or in the key. No ranking, no embeddings.
+   */
   query?: string;
 }
 
 export interface ListNamespacesOptions {
   prefix?: string[];
   suffix?: string[];
+  /** Cut namespaces to this many labels (duplicates merged). */
   maxDepth?: number;
+  /** Default 100. */
   limit?: number;
   offset?: number;
 }
@@ -34,12 +55,34 @@ export type StoreOp =
   | { op: 'delete'; namespace: string[]; key: string }
   | { op: 'get'; namespace: string[]; key: string };
 
+/** Given the current value (undefined when absent), the new one; undefined deletes. Synchronous. */
+export type StoreUpdater = (current: JSONValue | undefined) => JSONValue | undefined;
+
 export interface Store {
+  /** Write a value (replacing any), optionally expiring after `ttlMs`. */
   put(namespace: string[], key: string, value: JSONValue, options?: { ttlMs?: number }): Promise<void>;
   get(namespace: string[], key: string): Promise<StoreItem | undefined>;
   delete(namespace: string[], key: string): Promise<void>;
+  /**
+   * Read, change and write one item atomically: concurrent updates from the page and workers
+   * never lose each other's writes. Returns the new item (undefined when deleted).
+   */
+  update(
+    namespace: string[],
+    key: string,
+    updater: StoreUpdater,
+    options?: { ttlMs?: number },
+  ): Promise<StoreItem | undefined>;
+  /** Items under a namespace prefix, newest first. */
   search(namespacePrefix: string[], options?: StoreSearchOptions): Promise<StoreItem[]>;
   listNamespaces(options?: ListNamespacesOptions): Promise<string[][]>;
-  /** Many operations in one transaction, all or nothing; `get`s answer in order. */
-  batch(ops: StoreOp[]): Promise<(StoreItem | undefined)[]>;
+  /** Many operations in one transaction, all or nothing; each `get` answers in its place. */
+  batch(ops: readonly StoreOp[]): Promise<(StoreItem | undefined)[]>;
+  /** Release the connection (IndexedDB); later calls reopen it. */
+  close(): void;
+}
+
+export interface StoreOptions {
+  /** The clock (ms since the epoch). Default `Date.now`. */
+  now?: () => number;
 }

@@ -1,0 +1,79 @@
+import { openDB } from 'idb';
+import { describe, expect, it } from 'vitest';
+import { CheckpointError } from '../errors/checkpoint-error';
+import { aiMessage, toolMessage, userMessage } from '../messages/constructors';
+import {
+  type Checkpoint,
+  type Checkpointer,
+  createMemoryCheckpointer,
+  openIndexedDBCheckpointer,
+} from './checkpointer';
+
+const checkpoint = (threadId: string, id: string, createdAt: number, parentId?: string): Checkpoint => ({
+  id,
+  threadId,
+  createdAt,
+  messages: [
+    userMessage('What is 3 * 12?'),
+    aiMessage({ toolCalls: [{ id: 'c1', name: 'multiply', args: { a: 3, b: 12 } }], stopReason: 'tool-calls' }),
+    toolMessage({ toolCallId: 'c1', name: 'multiply', content: '36' }),
+  ],
+  state: { step: createdAt, user: { name: 'Ada' } },
+  ...(parentId ? { parentId } : {}),
+});
+
+function contract(name: string, make: () => Checkpointer) {
+  describe(`${name}: the Checkpointer contract`, () => {
+    it('puts, gets the newest, lists newest first with limit and before, deletes a thread', async () => {
+      const cp = make();
+      await cp.put('t1', checkpoint('t1', 'a', 1));
+      await cp.put('t1', checkpoint('t1', 'b', 2, 'a'));
+      await cp.put('t1', checkpoint('t1', 'c', 3, 'b'));
+      await cp.put('t2', checkpoint('t2', 'a', 9));
+      expect(await cp.get('t1')).toEqual(checkpoint('t1', 'c', 3, 'b'));
+      expect((await cp.list('t1')).map((c) => c.id)).toEqual(['c', 'b', 'a']);
+      expect((await cp.list('t1', { limit: 1 })).map((c) => c.id)).toEqual(['c']);
+      expect((await cp.list('t1', { before: 'c' })).map((c) => c.id)).toEqual(['b', 'a']);
+      expect((await cp.list('t1', { before: 'unknown' })).map((c) => c.id)).toEqual([]);
+      await cp.delete('t1');
+      expect(await cp.get('t1')).toBeUndefined();
+      expect((await cp.get('t2'))?.id).toBe('a');
+      cp.close();
+    });
+
+    it('refuses a checkpoint of another thread or with non-JSON state', async () => {
+      const cp = make();
+      await expect(cp.put('t1', checkpoint('t2', 'x', 1))).rejects.toThrow(/belongs to thread `'t2'`/);
+      await expect(cp.put('t1', { ...checkpoint('t1', 'x', 1), state: { when: new Date() } as never })).rejects.toThrow(
+        /state\.when is a Date/,
+      );
+      expect(await cp.get('t1')).toBeUndefined();
+      cp.close();
+    });
+  });
+}
+
+contract('createMemoryCheckpointer', () => createMemoryCheckpointer());
+contract('openIndexedDBCheckpointer', () => openIndexedDBCheckpointer(`moat-cp-${crypto.randomUUID()}`));
+
+describe('openIndexedDBCheckpointer', () => {
+  it('reports a malformed stored checkpoint as CheckpointError', async () => {
+    const name = `moat-cp-${crypto.randomUUID()}`;
+    const cp = openIndexedDBCheckpointer(name);
+    await cp.put('t', checkpoint('t', 'ok', 1));
+    cp.close();
+    const db = await openDB(name);
+    await db.put('checkpoints', {
+      threadId: 't',
+      id: 'broken',
+      createdAt: 2,
+      messages: [{ role: 'robot' }],
+      state: {},
+    });
+    db.close();
+    const again = openIndexedDBCheckpointer(name);
+    await expect(again.get('t')).rejects.toBeInstanceOf(CheckpointError);
+    await expect(again.get('t')).rejects.toThrow(/Checkpoint of thread 't' is unusable: Invalid message: role/);
+    again.close();
+  });
+});

@@ -1,0 +1,215 @@
+import { type IDBPDatabase, openDB } from 'idb';
+import { CheckpointError } from '../errors/checkpoint-error';
+import { describeValue } from '../errors/moat-error';
+import { findNonJSON, isPlainObject, type JSONValue } from '../json/json-value';
+import { messageFromJSON, messageToJSON } from '../messages/message-json';
+import type { Message } from '../messages/types';
+import { toStoreError } from './indexeddb-store';
+
+/** One saved step of a conversation thread. */
+export interface Checkpoint {
+  id: string;
+  threadId: string;
+  /** ms since the epoch. */
+  createdAt: number;
+  messages: Message[];
+  state: Record<string, JSONValue>;
+  /** The checkpoint this one follows. */
+  parentId?: string;
+}
+
+export interface ListCheckpointsOptions {
+  /** Default 10. */
+  limit?: number;
+  /** Only checkpoints created before this one (by id). */
+  before?: string;
+}
+
+/**
+ * Saves a thread's checkpoints so a reload resumes the conversation where it stood (the agent
+ * writes one after every step).
+ */
+export interface Checkpointer {
+  put(threadId: string, checkpoint: Checkpoint): Promise<void>;
+  /** The newest checkpoint of the thread. */
+  get(threadId: string): Promise<Checkpoint | undefined>;
+  /** Newest first. */
+  list(threadId: string, options?: ListCheckpointsOptions): Promise<Checkpoint[]>;
+  /** Every checkpoint of the thread. */
+  delete(threadId: string): Promise<void>;
+  close(): void;
+}
+
+interface StoredCheckpoint {
+  threadId: string;
+  id: string;
+  createdAt: number;
+  messages: JSONValue[];
+  state: Record<string, JSONValue>;
+  parentId?: string;
+}
+
+function checkId(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value === '')
+    throw new TypeError(`Expected ${what} to be a non-empty string, got ${describeValue(value)}`);
+  return value;
+}
+
+function toStored(threadId: string, checkpoint: Checkpoint): StoredCheckpoint {
+  checkId(threadId, 'the thread id');
+  if (!isPlainObject(checkpoint)) throw new TypeError(`Expected a checkpoint object, got ${describeValue(checkpoint)}`);
+  checkId(checkpoint.id, 'the checkpoint id');
+  if (checkpoint.threadId !== threadId) {
+    throw new TypeError(
+      `The checkpoint belongs to thread ${describeValue(checkpoint.threadId)}, not ${describeValue(threadId)}`,
+    );
+  }
+  if (typeof checkpoint.createdAt !== 'number' || !Number.isFinite(checkpoint.createdAt)) {
+    throw new TypeError(`Expected createdAt to be a time in ms, got ${describeValue(checkpoint.createdAt)}`);
+  }
+  if (!Array.isArray(checkpoint.messages))
+    throw new TypeError(`Expected messages to be an array, got ${describeValue(checkpoint.messages)}`);
+  const problem = findNonJSON(checkpoint.state);
+  if (!isPlainObject(checkpoint.state) || problem) {
+    throw new TypeError(
+      `Expected state to be a JSON object${problem ? `: state.${problem.path.join('.')} is ${problem.reason}` : ''}`,
+    );
+  }
+  const stored: StoredCheckpoint = {
+    threadId,
+    id: checkpoint.id,
+    createdAt: checkpoint.createdAt,
+    messages: checkpoint.messages.map(messageToJSON),
+    state: JSON.parse(JSON.stringify(checkpoint.state)),
+  };
+  if (checkpoint.parentId !== undefined) stored.parentId = checkId(checkpoint.parentId, 'the parent id');
+  return stored;
+}
+
+function fromStored(stored: StoredCheckpoint): Checkpoint {
+  try {
+    const checkpoint: Checkpoint = {
+      id: stored.id,
+      threadId: stored.threadId,
+      createdAt: stored.createdAt,
+      messages: stored.messages.map(messageFromJSON),
+      state: stored.state,
+    };
+    if (stored.parentId !== undefined) checkpoint.parentId = stored.parentId;
+    return checkpoint;
+  } catch (cause) {
+    throw new CheckpointError({
+      threadId: stored?.threadId,
+      reason: cause instanceof Error ? cause.message : String(cause),
+      cause,
+    });
+  }
+}
+
+function newestFirst(list: StoredCheckpoint[]): StoredCheckpoint[] {
+  return list.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+function listFrom(all: StoredCheckpoint[], options: ListCheckpointsOptions): Checkpoint[] {
+  let list = newestFirst(all);
+  if (options.before !== undefined) {
+    const at = list.findIndex((c) => c.id === options.before);
+    list = at < 0 ? [] : list.slice(at + 1);
+  }
+  return list.slice(0, Math.max(0, options.limit ?? 10)).map(fromStored);
+}
+
+/**
+ * Checkpoints in memory (for tests and Node).
+ *
+ * @example const checkpointer = createMemoryCheckpointer();
+ */
+export function createMemoryCheckpointer(): Checkpointer {
+  const threads = new Map<string, Map<string, StoredCheckpoint>>();
+  return {
+    async put(threadId, checkpoint) {
+      const stored = structuredClone(toStored(threadId, checkpoint));
+      const thread = threads.get(threadId) ?? new Map<string, StoredCheckpoint>();
+      threads.set(threadId, thread);
+      thread.set(stored.id, stored);
+    },
+    async get(threadId) {
+      return listFrom(structuredClone([...(threads.get(checkId(threadId, 'the thread id'))?.values() ?? [])]), {
+        limit: 1,
+      })[0];
+    },
+    async list(threadId, options = {}) {
+      return listFrom(structuredClone([...(threads.get(checkId(threadId, 'the thread id'))?.values() ?? [])]), options);
+    },
+    async delete(threadId) {
+      threads.delete(checkId(threadId, 'the thread id'));
+    },
+    close() {},
+  };
+}
+
+const CHECKPOINT_SCHEMA_VERSION = 1;
+
+/**
+ * Checkpoints in IndexedDB: a reload (or another tab) finds the thread where it stood.
+ *
+ * @example
+ * const checkpointer = openIndexedDBCheckpointer('my-app-threads');
+ * const last = await checkpointer.get('thread-1');
+ */
+export function openIndexedDBCheckpointer(name: string): Checkpointer {
+  checkId(name, 'the database name');
+  let db: Promise<IDBPDatabase<unknown>> | undefined;
+  const open = () => {
+    db ??= openDB(name, CHECKPOINT_SCHEMA_VERSION, {
+      upgrade(database) {
+        const store = database.createObjectStore('checkpoints', { keyPath: ['threadId', 'id'] });
+        store.createIndex('thread', 'threadId');
+      },
+      blocking(_current, _next, event) {
+        (event.target as IDBDatabase).close();
+        db = undefined;
+      },
+      terminated() {
+        db = undefined;
+      },
+    });
+    db.catch(() => {
+      db = undefined;
+    });
+    return db;
+  };
+  const ofThread = async (threadId: string) =>
+    (await (
+      await open()
+    ).getAllFromIndex('checkpoints', 'thread', checkId(threadId, 'the thread id'))) as StoredCheckpoint[];
+  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  };
+  return {
+    put: (threadId, checkpoint) =>
+      guard(async () => {
+        const stored = toStored(threadId, checkpoint);
+        await (await open()).put('checkpoints', stored);
+      }),
+    get: (threadId) => guard(async () => listFrom(await ofThread(threadId), { limit: 1 })[0]),
+    list: (threadId, options = {}) => guard(async () => listFrom(await ofThread(threadId), options)),
+    delete: (threadId) =>
+      guard(async () => {
+        const database = await open();
+        const tx = database.transaction('checkpoints', 'readwrite');
+        const keys = await tx.store.index('thread').getAllKeys(checkId(threadId, 'the thread id'));
+        await Promise.all(keys.map((key) => tx.store.delete(key)));
+        await tx.done;
+      }),
+    close() {
+      const current = db;
+      db = undefined;
+      current?.then((d) => d.close()).catch(() => {});
+    },
+  };
+}

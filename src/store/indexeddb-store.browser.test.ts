@@ -1,0 +1,155 @@
+import { openDB } from 'idb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { storeContract } from '../../test/store-contract';
+import { StorePermissionError } from '../errors/store-permission-error';
+import { StoreQuotaError } from '../errors/store-quota-error';
+import { resultValue } from '../pool/tool-result';
+import { createWorkerPool } from '../pool/worker-pool';
+import { openIndexedDBStore, STORE_MIGRATIONS, STORE_SCHEMA_VERSION, toStoreError } from './indexeddb-store';
+import type { Store } from './types';
+
+const opened: { name: string; store: Store }[] = [];
+const fresh = (now?: () => number) => {
+  const name = `moat-test-${crypto.randomUUID()}`;
+  const store = openIndexedDBStore(name, now ? { now } : {});
+  opened.push({ name, store });
+  return { name, store };
+};
+afterAll(async () => {
+  for (const { name, store } of opened) {
+    store.close();
+    indexedDB.deleteDatabase(name);
+  }
+});
+
+storeContract('openIndexedDBStore', (clock) => fresh(clock.now).store);
+
+describe('IndexedDB store: robustness', () => {
+  it('upgrades a version-1 database and keeps its data', async () => {
+    const name = `moat-test-${crypto.randomUUID()}`;
+    const v1 = await openDB(name, 1, {
+      upgrade(db, oldVersion, _newVersion, tx) {
+        for (let v = oldVersion; v < 1; v++) STORE_MIGRATIONS[v]?.(db, tx as never);
+      },
+    });
+    await v1.put('items', { ns: ['memory'], key: 'old', value: { from: 'v1' }, createdAt: 1, updatedAt: 2 });
+    expect([...v1.objectStoreNames]).toEqual(['items']);
+    expect([...v1.transaction('items').store.indexNames]).toEqual([]);
+    v1.close();
+
+    const store = openIndexedDBStore(name);
+    opened.push({ name, store });
+    expect(await store.get(['memory'], 'old')).toEqual({
+      namespace: ['memory'],
+      key: 'old',
+      value: { from: 'v1' },
+      createdAt: 1,
+      updatedAt: 2,
+    });
+    await store.put(['memory'], 'new', 1, { ttlMs: 60_000 });
+    store.close();
+    const upgraded = await openDB(name);
+    expect(upgraded.version).toBe(STORE_SCHEMA_VERSION);
+    expect([...upgraded.transaction('items').store.indexNames]).toEqual(['expiresAt']);
+    upgraded.close();
+  });
+
+  it('steps aside when another tab opens a newer version, then reopens and keeps working', async () => {
+    const { name, store } = fresh();
+    await store.put(['x'], 'k', 1);
+    // Another tab with newer code: without the store closing its connection, this would block.
+    const newer = await openDB(name, STORE_SCHEMA_VERSION + 1, {
+      upgrade(db, _old, _new, tx) {
+        tx.objectStore('items').createIndex('future', 'updatedAt');
+        void db;
+      },
+      blocked() {
+        throw new Error('blocked by the old connection');
+      },
+    });
+    newer.close();
+    expect((await store.get(['x'], 'k'))?.value).toBe(1);
+    await store.put(['x'], 'k2', 2);
+    expect((await store.search(['x'])).length).toBe(2);
+  });
+
+  it('maps a quota failure to StoreQuotaError', () => {
+    const error = toStoreError(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+    expect(error).toBeInstanceOf(StoreQuotaError);
+    expect((error as StoreQuotaError).message).toBe('The storage quota is exceeded: nothing was written');
+    const other = new DOMException('x', 'DataError');
+    expect(toStoreError(other)).toBe(other);
+  });
+
+  it('search by prefix reads a key range: unrelated namespaces do not slow it down much', async () => {
+    const { store } = fresh();
+    await store.batch(
+      Array.from({ length: 50 }, (_, i) => ({ op: 'put' as const, namespace: ['mine'], key: `k${i}`, value: i })),
+    );
+    await store.batch(
+      Array.from({ length: 5000 }, (_, i) => ({
+        op: 'put' as const,
+        namespace: ['zzz-other', `n${i % 50}`],
+        key: `k${i}`,
+        value: i,
+      })),
+    );
+    expect(await store.search(['mine'], { limit: 100 })).toHaveLength(50);
+    expect(await store.search(['zzz-other', 'n7'], { limit: 1000 })).toHaveLength(100);
+  });
+});
+
+describe('IndexedDB store: shared with tool workers', () => {
+  const storeWorker = () =>
+    new Worker(new URL('../../test/workers/store.worker.ts', import.meta.url), { type: 'module' });
+
+  it('a value a tool writes in a worker is read on the page, and back', async () => {
+    const { name, store } = fresh();
+    const pool = createWorkerPool({ worker: storeWorker, size: 1, store: name });
+    try {
+      expect(resultValue(await pool.call({ id: 'r1', name: 'remember', args: { key: 'tea', value: 'sencha' } }))).toBe(
+        'Remembered tea',
+      );
+      expect((await store.get(['memory'], 'tea'))?.value).toEqual({ value: 'sencha' });
+      await store.put(['memory'], 'coffee', { value: 'from the page' });
+      expect(resultValue(await pool.call({ id: 'r2', name: 'recall', args: { key: 'coffee' } }))).toEqual({
+        value: 'from the page',
+      });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a tool limited to a namespace cannot reach another: StorePermissionError', async () => {
+    const { name, store } = fresh();
+    await store.put(['secrets'], 'api-key', 'sk-do-not-leak');
+    const pool = createWorkerPool({ worker: storeWorker, size: 1, store: name });
+    try {
+      const error = (await pool.call({ id: 'p1', name: 'peek', args: {} }).catch((e) => e)) as StorePermissionError;
+      expect(error).toBeInstanceOf(StorePermissionError);
+      expect(error.message).toBe(`Tool 'peek' may not touch store namespace ["secrets"]. Allowed: ["memory"]`);
+      expect(error.toolCallId).toBe('p1');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('4 workers and the page updating one counter at once lose no update', async () => {
+    const { name, store } = fresh();
+    const pool = createWorkerPool({ worker: storeWorker, size: 4, store: name });
+    try {
+      await pool.warm();
+      const increment = (v: unknown) => ((v as number | undefined) ?? 0) + 1;
+      await Promise.all([
+        ...Array.from({ length: 4 }, (_, w) =>
+          pool.call({ id: `w${w}`, name: 'increment', args: { key: 'shared', times: 25 } }),
+        ),
+        ...Array.from({ length: 25 }, () => store.update(['counters'], 'shared', increment)),
+      ]);
+      expect(pool.stats.workers).toBe(4);
+      expect((await store.get(['counters'], 'shared'))?.value).toBe(125);
+    } finally {
+      await pool.close();
+    }
+  });
+});

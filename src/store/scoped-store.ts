@@ -1,0 +1,45 @@
+import { StorePermissionError } from '../errors/store-permission-error';
+import { startsWith } from './query';
+import type { Store, StoreOp } from './types';
+import { checkNamespace } from './validate';
+
+/**
+ * A view of a store limited to namespaces under the given prefixes: anything else is a
+ * `StorePermissionError`; `listNamespaces` shows only what the view may touch.
+ *
+ * @example const memory = scopeStore(store, [['memory']], { toolName: 'remember' });
+ */
+export function scopeStore(
+  store: Store,
+  allowed: readonly string[][],
+  who: { toolName?: string; toolCallId?: string } = {},
+): Store {
+  const prefixes = allowed.map((ns) => [...checkNamespace(ns)]);
+  const permitted = (ns: string[]) => prefixes.some((p) => startsWith(ns, p));
+  const check = (ns: unknown): void => {
+    if (Array.isArray(ns) && permitted(ns as string[])) return;
+    throw new StorePermissionError({
+      ...who,
+      namespace: Array.isArray(ns) ? (ns as string[]) : [String(ns)],
+      allowed: prefixes,
+    });
+  };
+  return {
+    put: (ns, key, value, options) => (check(ns), store.put(ns, key, value, options)),
+    get: (ns, key) => (check(ns), store.get(ns, key)),
+    delete: (ns, key) => (check(ns), store.delete(ns, key)),
+    update: (ns, key, updater, options) => (check(ns), store.update(ns, key, updater, options)),
+    search: (prefix, options) => (check(prefix), store.search(prefix, options)),
+    async listNamespaces(options = {}) {
+      const all = await store.listNamespaces({ ...options, limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+      const mine = all.filter(permitted);
+      const from = Math.max(0, options.offset ?? 0);
+      return mine.slice(from, from + (options.limit ?? 100));
+    },
+    batch: (ops: readonly StoreOp[]) => {
+      for (const op of ops) check(op?.namespace);
+      return store.batch(ops);
+    },
+    close: () => store.close(),
+  };
+}
