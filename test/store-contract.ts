@@ -93,7 +93,7 @@ export function storeContract(name: string, make: (clock: Clock) => Store | Prom
     it('returns copies: changing what you got changes nothing stored', async () => {
       const { store } = await setup();
       await store.put(['c'], 'k', { list: [1] });
-      const item = (await store.get(['c'], 'k')) as { value: { list: number[] } };
+      const item = (await store.get(['c'], 'k')) as unknown as { value: { list: number[] } };
       item.value.list.push(2);
       expect((await store.get(['c'], 'k'))?.value).toEqual({ list: [1] });
     });
