@@ -25,18 +25,33 @@ export function scopeStore(
     });
   };
   return {
-    put: (ns, key, value, options) => (check(ns), store.put(ns, key, value, options)),
-    get: (ns, key) => (check(ns), store.get(ns, key)),
-    delete: (ns, key) => (check(ns), store.delete(ns, key)),
-    update: (ns, key, updater, options) => (check(ns), store.update(ns, key, updater, options)),
-    search: (prefix, options) => (check(prefix), store.search(prefix, options)),
+    async put(ns, key, value, options) {
+      check(ns);
+      return store.put(ns, key, value, options);
+    },
+    async get(ns, key) {
+      check(ns);
+      return store.get(ns, key);
+    },
+    async delete(ns, key) {
+      check(ns);
+      return store.delete(ns, key);
+    },
+    async update(ns, key, updater, options) {
+      check(ns);
+      return store.update(ns, key, updater, options);
+    },
+    async search(prefix, options) {
+      check(prefix);
+      return store.search(prefix, options);
+    },
     async listNamespaces(options = {}) {
       const all = await store.listNamespaces({ ...options, limit: Number.MAX_SAFE_INTEGER, offset: 0 });
       const mine = all.filter(permitted);
       const from = Math.max(0, options.offset ?? 0);
       return mine.slice(from, from + (options.limit ?? 100));
     },
-    batch: (ops: readonly StoreOp[]) => {
+    async batch(ops: readonly StoreOp[]) {
       for (const op of ops) check(op?.namespace);
       return store.batch(ops);
     },
