@@ -2,8 +2,9 @@
 import { type BenchCase, measure } from '../case';
 import { anchorCases } from './anchors';
 import { poolCases } from './pool';
+import { storeCases } from './store';
 
-const cases: BenchCase[] = [...anchorCases, ...poolCases];
+const cases: BenchCase[] = [...anchorCases, ...poolCases, ...storeCases];
 
 declare global {
   interface Window {

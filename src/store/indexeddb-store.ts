@@ -1,4 +1,4 @@
-import { type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction, openDB } from 'idb';
+import { type IDBPDatabase, type IDBPTransaction, openDB, unwrap } from 'idb';
 import { StoreQuotaError } from '../errors/store-quota-error';
 import type { JSONValue } from '../json/json-value';
 import { finishNamespaces, finishSearch } from './query';
@@ -24,8 +24,6 @@ interface StoredRecord {
 }
 
 type Db = IDBPDatabase<unknown>;
-/** Read-only transactions use only the reading half of it. */
-type ItemsStore = IDBPObjectStore<unknown, ['items'], 'items', 'readwrite'>;
 type UpgradeTx = IDBPTransaction<unknown, string[], 'versionchange'>;
 
 /** The schema version this code writes. */
@@ -87,7 +85,9 @@ export function openIndexedDBStore(name: string, options: StoreOptions = {}): St
 class IndexedDBStore implements Store {
   readonly #name: string;
   readonly #now: () => number;
-  #db: Promise<Db> | undefined;
+  #db: Promise<IDBDatabase> | undefined;
+  /** The open connection, once known: operations start without an await. */
+  #ready: IDBDatabase | undefined;
   #writes = 0;
 
   constructor(name: string, now: () => number) {
@@ -95,10 +95,11 @@ class IndexedDBStore implements Store {
     this.#now = now;
   }
 
-  #open(): Promise<Db> {
+  #open(): Promise<IDBDatabase> {
     if (this.#db) return this.#db;
     const forget = () => {
       this.#db = undefined;
+      this.#ready = undefined;
     };
     const callbacks = {
       // A newer version wants the database (another tab): step aside, reopen on next use.
@@ -114,11 +115,17 @@ class IndexedDBStore implements Store {
         for (let v = oldVersion; v < (newVersion ?? STORE_SCHEMA_VERSION); v++)
           STORE_MIGRATIONS[v]?.(db, tx as UpgradeTx);
       },
-    }).catch((error: unknown) => {
-      // Newer code (another tab) already upgraded it: use it as it is.
-      if ((error as { name?: string })?.name === 'VersionError') return openDB(this.#name, undefined, callbacks);
-      throw error;
-    });
+    })
+      .catch((error: unknown) => {
+        // Newer code (another tab) already upgraded it: use it as it is.
+        if ((error as { name?: string })?.name === 'VersionError') return openDB(this.#name, undefined, callbacks);
+        throw error;
+      })
+      .then((db) => {
+        const raw = unwrap(db);
+        if (this.#db === opening) this.#ready = raw;
+        return raw;
+      });
     this.#db = opening;
     opening.then(
       () => this.#sweepSoon(),
@@ -127,22 +134,69 @@ class IndexedDBStore implements Store {
     return opening;
   }
 
-  async #run<T>(mode: IDBTransactionMode, work: (store: ItemsStore) => Promise<T>): Promise<T> {
-    const db = await this.#open();
-    const tx = db.transaction('items', mode);
-    try {
-      const result = await work(tx.objectStore('items') as unknown as ItemsStore);
-      await tx.done;
-      return result;
-    } catch (error) {
+  /**
+   * One transaction on the items, driven by request callbacks (no promise per request): `body`
+   * issues requests and records the answer in `out.value`; the promise settles when the
+   * transaction completes (or rolls back: an error thrown in a callback aborts it).
+   */
+  async #transact<T>(
+    mode: IDBTransactionMode,
+    body: (store: IDBObjectStore, out: { value?: T }, guard: Guard) => void,
+  ): Promise<T> {
+    const db = this.#ready ?? (await this.#open());
+    return new Promise<T>((resolve, reject) => {
+      let tx: IDBTransaction;
       try {
-        tx.abort();
-      } catch {
-        // already finished
+        tx = db.transaction('items', mode);
+      } catch (error) {
+        // The connection closed under us (another tab upgrading): reopen once.
+        this.#db = undefined;
+        this.#ready = undefined;
+        this.#open().then((fresh) => this.#transactOn(fresh, mode, body).then(resolve, reject), reject);
+        void error;
+        return;
       }
-      await tx.done.catch(() => {});
-      throw toStoreError(error);
-    }
+      this.#wire(tx, mode, body, resolve, reject);
+    });
+  }
+
+  #transactOn<T>(
+    db: IDBDatabase,
+    mode: IDBTransactionMode,
+    body: (store: IDBObjectStore, out: { value?: T }, guard: Guard) => void,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => this.#wire(db.transaction('items', mode), mode, body, resolve, reject));
+  }
+
+  #wire<T>(
+    tx: IDBTransaction,
+    _mode: IDBTransactionMode,
+    body: (store: IDBObjectStore, out: { value?: T }, guard: Guard) => void,
+    resolve: (value: T) => void,
+    reject: (error: unknown) => void,
+  ): void {
+    const out: { value?: T } = {};
+    let thrown: { error: unknown } | undefined;
+    const guard: Guard = (fn) =>
+      function (this: unknown, ...args: unknown[]) {
+        if (thrown) return;
+        try {
+          fn.apply(this, args as never);
+        } catch (error) {
+          thrown = { error };
+          try {
+            tx.abort();
+          } catch {
+            // already finishing
+          }
+        }
+      };
+    tx.oncomplete = () => resolve(out.value as T);
+    tx.onabort = () =>
+      reject(
+        thrown ? thrown.error : toStoreError(tx.error ?? new DOMException('The transaction was aborted', 'AbortError')),
+      );
+    guard(() => body(tx.objectStore('items'), out, guard))();
   }
 
   #live(record: StoredRecord | undefined, at: number): StoredRecord | undefined {
@@ -178,17 +232,18 @@ class IndexedDBStore implements Store {
   }
 
   /** Delete every expired item now; returns how many. */
-  async sweep(): Promise<number> {
+  sweep(): Promise<number> {
     const at = this.#now();
-    return this.#run('readwrite', async (store) => {
-      let removed = 0;
-      let cursor = await store.index('expiresAt').openCursor(IDBKeyRange.upperBound(at));
-      while (cursor) {
-        await cursor.delete();
-        removed++;
-        cursor = await cursor.continue();
-      }
-      return removed;
+    return this.#transact<number>('readwrite', (store, out, guard) => {
+      out.value = 0;
+      const cursor = store.index('expiresAt').openCursor(IDBKeyRange.upperBound(at));
+      cursor.onsuccess = guard(() => {
+        const c = cursor.result;
+        if (!c) return;
+        c.delete();
+        out.value = (out.value ?? 0) + 1;
+        c.continue();
+      });
     });
   }
 
@@ -198,9 +253,20 @@ class IndexedDBStore implements Store {
     checkValue(value);
     const ttlMs = checkTtl(options.ttlMs);
     const at = this.#now();
-    await this.#run('readwrite', async (store) => {
-      const existing = this.#live((await store.get([namespace, key])) as StoredRecord | undefined, at);
-      await store.put(this.#record(namespace, key, value, existing, ttlMs, at));
+    await this.#transact<void>('readwrite', (store, _out, guard) => {
+      // A new key: one `add`, as cheap as a bare put. An existing one: the add fails, and only
+      // then is the old record read, to keep its createdAt.
+      const fresh = this.#record(namespace, key, value, undefined, ttlMs, at);
+      const add = store.add(fresh);
+      add.onerror = guard((event: Event) => {
+        if (add.error?.name !== 'ConstraintError') return; // anything else rolls the transaction back
+        event.preventDefault();
+        const existing = store.get([namespace, key]);
+        existing.onsuccess = guard(() => {
+          const live = this.#live(existing.result, at);
+          store.put(live ? { ...fresh, createdAt: live.createdAt } : fresh);
+        });
+      });
     });
     this.#wrote();
   }
@@ -209,10 +275,12 @@ class IndexedDBStore implements Store {
     checkNamespace(namespace);
     checkKey(key);
     const at = this.#now();
-    const record = await this.#run(
-      'readonly',
-      (store) => store.get([namespace, key]) as Promise<StoredRecord | undefined>,
-    );
+    const record = await this.#transact<StoredRecord | undefined>('readonly', (store, out, guard) => {
+      const request = store.get([namespace, key]);
+      request.onsuccess = guard(() => {
+        out.value = request.result;
+      });
+    });
     const live = this.#live(record, at);
     return live && toItem(live);
   }
@@ -220,7 +288,9 @@ class IndexedDBStore implements Store {
   async delete(namespace: string[], key: string): Promise<void> {
     checkNamespace(namespace);
     checkKey(key);
-    await this.#run('readwrite', (store) => store.delete([namespace, key]));
+    await this.#transact<void>('readwrite', (store) => {
+      store.delete([namespace, key]);
+    });
   }
 
   async update(
@@ -233,18 +303,22 @@ class IndexedDBStore implements Store {
     checkKey(key);
     const ttlMs = checkTtl(options.ttlMs);
     const at = this.#now();
-    const result = await this.#run('readwrite', async (store) => {
-      const existing = this.#live((await store.get([namespace, key])) as StoredRecord | undefined, at);
-      // Synchronous between the read and the write: the transaction stays ours.
-      const next = updater(existing?.value);
-      if (next === undefined) {
-        await store.delete([namespace, key]);
-        return undefined;
-      }
-      checkValue(next);
-      const record = this.#record(namespace, key, next, existing, ttlMs, at);
-      await store.put(record);
-      return toItem(record);
+    const result = await this.#transact<StoreItem | undefined>('readwrite', (store, out, guard) => {
+      const request = store.get([namespace, key]);
+      request.onsuccess = guard(() => {
+        const existing = this.#live(request.result, at);
+        // Synchronous between the read and the write: the transaction stays ours.
+        const next = updater(existing?.value);
+        if (next === undefined) {
+          store.delete([namespace, key]);
+          out.value = undefined;
+          return;
+        }
+        checkValue(next);
+        const record = this.#record(namespace, key, next, existing, ttlMs, at);
+        store.put(record);
+        out.value = toItem(record);
+      });
     });
     this.#wrote();
     return result;
@@ -253,30 +327,33 @@ class IndexedDBStore implements Store {
   async search(namespacePrefix: string[], options: StoreSearchOptions = {}): Promise<StoreItem[]> {
     checkNamespace(namespacePrefix, { allowEmpty: true });
     const at = this.#now();
-    const records = (await this.#run('readonly', (store) =>
-      store.getAll(prefixRange(namespacePrefix)),
-    )) as StoredRecord[];
-    const live = records.filter((r) => this.#live(r, at)).map(toItem);
-    return finishSearch(live, options);
+    const records = await this.#transact<StoredRecord[]>('readonly', (store, out, guard) => {
+      const request = store.getAll(prefixRange(namespacePrefix));
+      request.onsuccess = guard(() => {
+        out.value = request.result;
+      });
+    });
+    return finishSearch(records.filter((r) => this.#live(r, at)).map(toItem), options);
   }
 
   async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
     const at = this.#now();
     const prefix = options.prefix ? checkNamespace(options.prefix, { allowEmpty: true }) : [];
-    const namespaces = await this.#run('readonly', async (store) => {
-      const found: string[][] = [];
-      let cursor = await store.openCursor(prefixRange(prefix));
-      while (cursor) {
-        const record = cursor.value as StoredRecord;
+    const namespaces = await this.#transact<string[][]>('readonly', (store, out, guard) => {
+      out.value = [];
+      const cursor = store.openCursor(prefixRange(prefix));
+      cursor.onsuccess = guard(() => {
+        const c = cursor.result;
+        if (!c) return;
+        const record = c.value as StoredRecord;
         if (this.#live(record, at)) {
-          found.push(record.ns);
+          out.value?.push(record.ns);
           // Jump past every other item of this namespace: [ns, []] sorts after all [ns, key].
-          cursor = await cursor.continue([record.ns, []]);
+          c.continue([record.ns, []]);
         } else {
-          cursor = await cursor.continue();
+          c.continue();
         }
-      }
-      return found;
+      });
     });
     return finishNamespaces(namespaces, options);
   }
@@ -284,31 +361,154 @@ class IndexedDBStore implements Store {
   async batch(ops: readonly StoreOp[]): Promise<(StoreItem | undefined)[]> {
     checkOps(ops);
     const at = this.#now();
-    const results = await this.#run('readwrite', async (store) => {
-      const out: (StoreItem | undefined)[] = [];
-      for (const op of ops) {
-        const k = [op.namespace, op.key];
-        if (op.op === 'get') {
-          const live = this.#live((await store.get(k)) as StoredRecord | undefined, at);
-          out.push(live && toItem(live));
-        } else if (op.op === 'delete') {
-          await store.delete(k);
-          out.push(undefined);
-        } else {
-          const existing = this.#live((await store.get(k)) as StoredRecord | undefined, at);
-          await store.put(this.#record(op.namespace, op.key, op.value, existing, op.ttlMs, at));
-          out.push(undefined);
-        }
-      }
-      return out;
-    });
+    const onlyPuts = ops.every((op) => op.op === 'put');
+    let records: (StoredRecord | undefined)[];
+    try {
+      records = await this.#batch(ops, at, onlyPuts);
+    } catch (error) {
+      if (error !== SPARSE) throw error;
+      records = await this.#batch(ops, at, false); // rolled back: do it the careful way
+    }
     this.#wrote(ops.length);
-    return results;
+    return records.map((record) => {
+      const live = this.#live(record, at);
+      return live && toItem(live);
+    });
+  }
+
+  #batch(ops: readonly StoreOp[], at: number, pipelined: boolean): Promise<(StoredRecord | undefined)[]> {
+    return this.#transact<(StoredRecord | undefined)[]>('readwrite', (store, out, guard) => {
+      const results: (StoredRecord | undefined)[] = new Array(ops.length).fill(undefined);
+      out.value = results;
+      if (pipelined) {
+        // Only puts: ask for what they replace, then write everything in the same breath (the
+        // reads were asked first, so they see the old records), then rewrite only the records
+        // that existed, to keep their createdAt. All inside this transaction.
+        const last = new Map<string, StoredRecord>();
+        readExisting(
+          store,
+          ops,
+          guard,
+          (existing) => {
+            for (const [id, before] of existing) {
+              const live = this.#live(before, at);
+              const record = last.get(id);
+              if (live && record) store.put({ ...record, createdAt: live.createdAt });
+            }
+          },
+          () => {
+            throw SPARSE;
+          },
+        );
+        for (const op of ops as Extract<StoreOp, { op: 'put' }>[]) {
+          const record = this.#record(op.namespace, op.key, op.value, undefined, op.ttlMs, at);
+          last.set(keyId(op.namespace, op.key), record);
+          store.put(record);
+        }
+        return;
+      }
+      // First what the puts replace (for createdAt); then every operation in order, without
+      // waiting on each: the transaction applies requests in the order they were made.
+      readExisting(store, ops, guard, (existing) => {
+        for (const [i, op] of ops.entries()) {
+          const k = [op.namespace, op.key];
+          const id = keyId(op.namespace, op.key);
+          if (op.op === 'get') {
+            const request = store.get(k);
+            request.onsuccess = guard(() => {
+              results[i] = request.result;
+            });
+          } else if (op.op === 'delete') {
+            existing.set(id, undefined);
+            store.delete(k);
+          } else {
+            const record = this.#record(op.namespace, op.key, op.value, this.#live(existing.get(id), at), op.ttlMs, at);
+            existing.set(id, record);
+            store.put(record);
+          }
+        }
+      });
+    });
   }
 
   close(): void {
     const db = this.#db;
     this.#db = undefined;
+    this.#ready = undefined;
     db?.then((d) => d.close()).catch(() => {});
   }
+}
+
+/** Thrown (and caught by `batch`) when a pipelined batch must be redone the careful way. */
+const SPARSE = Symbol('sparse batch');
+
+type Guard = <A extends unknown[]>(fn: (...args: A) => void) => (...args: A) => void;
+
+function keyId(namespace: string[], key: string): string {
+  return JSON.stringify([namespace, key]);
+}
+
+/** Below this many keys of one namespace in a batch, read them one by one rather than as a range. */
+const RANGE_READ_MIN = 8;
+
+/**
+ * The records a batch's puts replace, then `next`. Keys of one namespace are read with one
+ * ranged `getAll` between the batch's smallest and largest key (capped: a sparse batch over a
+ * large namespace falls back to reading its keys one by one).
+ */
+function readExisting(
+  store: IDBObjectStore,
+  ops: readonly StoreOp[],
+  guard: Guard,
+  next: (existing: Map<string, StoredRecord | undefined>) => void,
+  /** Called instead of reading keys one by one when a ranged read comes back capped. */
+  onSparse?: () => void,
+): void {
+  const existing = new Map<string, StoredRecord | undefined>();
+  const byNamespace = new Map<string, { ns: string[]; keys: Set<string> }>();
+  for (const op of ops) {
+    if (op.op !== 'put') continue;
+    const nsId = JSON.stringify(op.namespace);
+    let group = byNamespace.get(nsId);
+    if (!group) {
+      group = { ns: op.namespace, keys: new Set() };
+      byNamespace.set(nsId, group);
+    }
+    group.keys.add(op.key);
+  }
+  let pending = 0;
+  let issued = false;
+  const done = () => {
+    if (--pending === 0 && issued) next(existing);
+  };
+  const readOne = (ns: string[], key: string) => {
+    pending++;
+    const request = store.get([ns, key]);
+    request.onsuccess = guard(() => {
+      existing.set(keyId(ns, key), request.result);
+      done();
+    });
+  };
+  for (const { ns, keys } of byNamespace.values()) {
+    if (keys.size < RANGE_READ_MIN) {
+      for (const key of keys) readOne(ns, key);
+      continue;
+    }
+    const sorted = [...keys].sort();
+    const cap = keys.size * 4 + 16;
+    pending++;
+    const request = store.getAll(IDBKeyRange.bound([ns, sorted[0]], [ns, sorted[sorted.length - 1]]), cap);
+    request.onsuccess = guard(() => {
+      const found = request.result as StoredRecord[];
+      if (found.length >= cap) {
+        if (onSparse) return onSparse();
+        for (const key of keys) readOne(ns, key);
+      } else {
+        for (const record of found) if (keys.has(record.key)) existing.set(keyId(ns, record.key), record);
+      }
+      done();
+    });
+  }
+  issued = true;
+  if (pending === 0) next(existing);
 }
