@@ -24,7 +24,12 @@ function withStore(run: (store: Store, round: number) => Promise<unknown>, prepa
 async function fill(store: Store, namespace: (i: number) => string[], count: number): Promise<void> {
   for (let start = 0; start < count; start += 1000) {
     await store.batch(
-      Array.from({ length: Math.min(1000, count - start) }, (_, j) => ({ op: 'put' as const, namespace: namespace(start + j), key: `k${start + j}`, value: record(start + j) })),
+      Array.from({ length: Math.min(1000, count - start) }, (_, j) => ({
+        op: 'put' as const,
+        namespace: namespace(start + j),
+        key: `k${start + j}`,
+        value: record(start + j),
+      })),
     );
   }
 }
@@ -37,7 +42,14 @@ export const storeCases: BenchCase[] = [
     target: { max: 1.2 },
     note: 'store.batch of 1,000 puts: one transaction (reads what each put replaces, for createdAt)',
     setup: withStore((store, round) =>
-      store.batch(Array.from({ length: 1000 }, (_, i) => ({ op: 'put' as const, namespace: ['bench', `r${round}`], key: `k${i}`, value: record(i) }))),
+      store.batch(
+        Array.from({ length: 1000 }, (_, i) => ({
+          op: 'put' as const,
+          namespace: ['bench', `r${round}`],
+          key: `k${i}`,
+          value: record(i),
+        })),
+      ),
     ),
   },
   {
