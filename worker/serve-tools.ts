@@ -1,12 +1,9 @@
 /// <reference lib="webworker" />
 import { expose } from 'comlink';
-import { $ZodAsyncError, safeParse, safeParseAsync } from 'zod/v4/core';
-import type { ValidationIssue } from '../src/errors/message-validation-error';
 import { MoatError } from '../src/errors/moat-error';
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolError } from '../src/errors/tool-error';
 import { ToolExecutionError } from '../src/errors/tool-execution-error';
-import { ToolInputValidationError } from '../src/errors/tool-input-validation-error';
 import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
 import { ToolOutputError } from '../src/errors/tool-output-error';
 import {
@@ -25,9 +22,9 @@ import type { ToolSpec } from '../src/providers/tool-spec';
 import { openIndexedDBStore } from '../src/store/indexeddb-store';
 import { scopeStore } from '../src/store/scoped-store';
 import type { Store } from '../src/store/types';
-import type { ToolDefinition, ToolRuntime } from './define-tool';
+import type { ToolDefinition } from './define-tool';
+import { executeTool } from './execute-tool';
 import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-guard';
-import { convertResult } from './results';
 
 /**
  * Serve these tools to a Moat worker pool: call it once, at the top level of the worker module.
@@ -183,85 +180,14 @@ class ToolServer {
         toolCallId: call.toolCallId,
         available: [...this.#tools.keys()],
       });
-    let parsed: { success: true; data: unknown } | { success: false; error: { issues: readonly Issue[] } };
-    try {
-      parsed = safeParse(tool.input, call.args);
-    } catch (error) {
-      if (!(error instanceof $ZodAsyncError)) throw error;
-      return safeParseAsync(tool.input, call.args).then((p) => this.#invoke(tool, call, p, signal));
-    }
-    return this.#invoke(tool, call, parsed, signal);
-  }
-
-  #invoke(
-    tool: ToolDefinition,
-    call: CallRequest,
-    parsed: { success: true; data: unknown } | { success: false; error: { issues: readonly Issue[] } },
-    signal: AbortSignal,
-  ): CallResult | Promise<CallResult> {
-    if (!parsed.success) {
-      throw new ToolInputValidationError({
-        toolName: call.name,
-        toolCallId: call.toolCallId,
-        issues: toIssues(parsed.error.issues),
-      });
-    }
-    const declared = tool.state;
-    const specs = this.#specs;
-    const storeFor = (t: ToolDefinition, c: CallRequest) => this.#storeFor(t, c);
-    const runtime: ToolRuntime = {
-      toolCallId: call.toolCallId,
+    return executeTool(tool, call, {
       signal,
       emit: (delta) => {
         if (this.#running.has(call.id)) this.#send({ k: 'delta', id: call.id, delta });
       },
-      state: declared === undefined ? undefined : 'whole' in declared ? call.state : pick(call.state, declared.field),
-      context: call.context,
-      get store() {
-        return storeFor(tool, call);
-      },
-      get tools() {
-        return specs();
-      },
-    };
-    let returned: unknown;
-    try {
-      returned = tool.run(parsed.data, runtime);
-    } catch (error) {
-      throw executionError(error, call);
-    }
-    if (!tool.output && !isThenable(returned) && !isAsyncIterable(returned)) return convertOrThrow(returned, call);
-    return this.#finish(tool, call, returned, runtime.emit, signal);
-  }
-
-  async #finish(
-    tool: ToolDefinition,
-    call: CallRequest,
-    returned: unknown,
-    emit: (delta: unknown) => void,
-    signal: AbortSignal,
-  ): Promise<CallResult> {
-    let value: unknown;
-    try {
-      value = await drain(returned, emit, signal);
-    } catch (error) {
-      throw executionError(error, call);
-    }
-    if (tool.output) {
-      const checked = await safeParseAsync(tool.output, value);
-      if (!checked.success) {
-        const issues = toIssues(checked.error.issues);
-        throw new ToolOutputError({
-          toolName: call.name,
-          toolCallId: call.toolCallId,
-          reason: `it does not match the output schema: ${issues.map((i) => `${i.path.join('.') || 'result'}: ${i.message}`).join('; ')}`,
-        });
-      }
-    }
-    const converted = convertResult(value, call.resultFormat);
-    if (!converted.ok)
-      throw new ToolOutputError({ toolName: call.name, toolCallId: call.toolCallId, reason: converted.reason });
-    return converted.result;
+      store: () => this.#storeFor(tool, call),
+      tools: this.#specs,
+    });
   }
 
   #storeFor(tool: ToolDefinition, call: CallRequest): Store | undefined {
@@ -314,72 +240,6 @@ class ToolServer {
   #post(message: WorkerToPage): void {
     this.#port.postMessage(message);
   }
-}
-
-/** Run to the result: a value, a promise, or an async iterable of deltas (its return value, or last item, is the result). */
-async function drain(value: unknown, emit: (delta: unknown) => void, signal: AbortSignal): Promise<unknown> {
-  if (!isAsyncIterable(value)) return await value;
-  const iterator = value[Symbol.asyncIterator]();
-  let last: unknown;
-  try {
-    while (true) {
-      signal.throwIfAborted();
-      const step = await iterator.next();
-      if (step.done) return step.value !== undefined ? step.value : last;
-      last = step.value;
-      emit(step.value);
-    }
-  } catch (error) {
-    await iterator.return?.();
-    throw error;
-  }
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
-  );
-}
-
-function pick(state: unknown, field: string): unknown {
-  return typeof state === 'object' && state !== null && Object.hasOwn(state, field)
-    ? (state as Record<string, unknown>)[field]
-    : undefined;
-}
-
-function convertOrThrow(value: unknown, call: CallRequest): CallResult {
-  const converted = convertResult(value, call.resultFormat);
-  if (!converted.ok)
-    throw new ToolOutputError({ toolName: call.name, toolCallId: call.toolCallId, reason: converted.reason });
-  return converted.result;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as PromiseLike<unknown>).then === 'function'
-  );
-}
-
-type Issue = { path: readonly PropertyKey[]; message: string; code?: string };
-
-function executionError(error: unknown, call: CallRequest): Error {
-  if (ToolError.isInstance(error)) return error as Error;
-  return new ToolExecutionError({ toolName: call.name, toolCallId: call.toolCallId, cause: error });
-}
-
-function toIssues(issues: readonly Issue[]): ValidationIssue[] {
-  return issues.map((i) => {
-    const issue: ValidationIssue = {
-      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-      message: i.message,
-    };
-    if (i.code) issue.code = i.code;
-    return issue;
-  });
 }
 
 /** Our own errors pass with the call's name and id filled in; anything else is a ToolExecutionError. */
