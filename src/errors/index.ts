@@ -23,3 +23,4 @@ export { ToolOutputError } from './tool-output-error';
 export { ToolTimeoutError, type ToolTimeoutErrorOptions } from './tool-timeout-error';
 export { WorkerCrashedError } from './worker-crashed-error';
 export { WorkerStartError } from './worker-start-error';
+export { StateMergeError } from './state-merge-error';

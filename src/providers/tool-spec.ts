@@ -17,6 +17,8 @@ export interface ToolSpec {
   inputSchema: JSONSchema;
   /** JSON Schema of the result, when the tool declares one. */
   outputSchema?: JSONSchema;
+  /** False for inline tools, which run on the page; absent (isolated) for worker tools. */
+  isolated?: boolean;
 }
 
 /** The rule every provider accepts for tool names. */

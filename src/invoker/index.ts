@@ -1,0 +1,17 @@
+export { mergeUpdates, type StateUpdate } from './state-merge';
+export { defaultErrorText, ToolInvoker, type ToolInvokerJSON, type WithTurnResults } from './tool-invoker';
+export { toolsCondition, turnInput } from './turn-input';
+export type {
+  ErrorClass,
+  Interceptor,
+  InvokerInput,
+  NextTool,
+  OnError,
+  Reducer,
+  RunOptions,
+  RunResult,
+  ToolEvent,
+  ToolInvokerOptions,
+  ToolOutcome,
+  ToolRequest,
+} from './types';

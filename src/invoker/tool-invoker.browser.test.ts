@@ -1,0 +1,144 @@
+// The seeds' scenarios, with the tools in workers (and one inline tool that needs the DOM).
+
+import { afterAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { defineTool } from '../../worker/define-tool';
+import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
+import { aiMessage, userMessage } from '../messages/constructors';
+import type { ToolCall } from '../messages/types';
+import { createWorkerPool } from '../pool/worker-pool';
+import { openIndexedDBStore } from '../store/indexeddb-store';
+import { ToolInvoker } from './tool-invoker';
+import type { Interceptor, ToolEvent } from './types';
+
+const storeName = `moat-invoker-${crypto.randomUUID()}`;
+const pool = createWorkerPool({
+  worker: () => new Worker(new URL('../../test/workers/seed-tools.worker.ts', import.meta.url), { type: 'module' }),
+  size: 2,
+  store: storeName,
+});
+afterAll(async () => {
+  await pool.close();
+  indexedDB.deleteDatabase(storeName);
+});
+
+const pageTitle = defineTool({
+  name: 'page_title',
+  description: 'Read the page title (needs the DOM: runs inline).',
+  input: z.object({}),
+  run: () => document.title || '(untitled)',
+});
+
+let n = 0;
+const call = (name: string, args: Record<string, unknown> = {}): ToolCall => ({ id: `seed_${++n}`, name, args });
+
+describe('the seed scenarios through the worker pool', () => {
+  it('weather tool via a ToolCall', async () => {
+    const { messages } = await new ToolInvoker({ pool }).run([call('get_weather', { city: 'Paris' })]);
+    expect(messages[0]).toMatchObject({ status: 'success', name: 'get_weather' });
+    expect(JSON.parse(messages[0]?.content ?? '')).toEqual({ city: 'Paris', forecast: 'sunny', tempC: 21 });
+  });
+
+  it('"What is 3 * 12? Also, what is 11 + 49?": two parallel calls, two results', async () => {
+    const ai = aiMessage({
+      toolCalls: [call('multiply', { a: 3, b: 12 }), call('add', { a: 11, b: 49 })],
+      stopReason: 'tool-calls',
+    });
+    const { messages } = await new ToolInvoker({ pool }).run([
+      userMessage('What is 3 * 12? Also, what is 11 + 49?'),
+      ai,
+    ]);
+    expect(messages.map((m) => [m.toolCallId, m.content])).toEqual([
+      [ai.toolCalls[0]?.id, '36'],
+      [ai.toolCalls[1]?.id, '60'],
+    ]);
+  });
+
+  it('divide by zero with a callable error formatter', async () => {
+    const onError = (error: Error) => `Cannot do that: ${(error.cause as Error).message}. Ask for another divisor.`;
+    const { messages } = await new ToolInvoker({ pool, onError }).run([call('divide', { a: 1, b: 0 })]);
+    expect(messages[0]).toMatchObject({
+      status: 'error',
+      content: 'Cannot do that: division by zero. Ask for another divisor.',
+    });
+  });
+
+  it('greet with injected state, whole and one field', async () => {
+    const state = { user: { name: 'Ada' }, theme: 'dark' };
+    const { messages } = await new ToolInvoker({ pool }).run([call('greet'), call('greet_all')], { state });
+    expect(messages.map((m) => m.content)).toEqual(['Hello, Ada!', 'Hello, Ada, your theme is dark']);
+  });
+
+  it('remember / recall through the store (the page sees it too)', async () => {
+    const invoker = new ToolInvoker({ pool });
+    await invoker.run([call('remember', { key: 'favourite tea', value: 'sencha' })]);
+    const { messages } = await invoker.run([call('recall', { key: 'favourite tea' })]);
+    expect(messages[0]?.content).toBe('sencha');
+    const page = openIndexedDBStore(storeName);
+    expect((await page.get(['memory'], 'favourite tea'))?.value).toEqual({ value: 'sencha' });
+    page.close();
+  });
+
+  it('a slow counter streaming ticks', async () => {
+    const c = call('slow_counter', { n: 3 });
+    const events: ToolEvent[] = [];
+    for await (const event of new ToolInvoker({ pool }).stream([c])) events.push(event);
+    expect(events.map((e) => (e.type === 'tool-output-delta' ? e.delta : e.type))).toEqual([
+      'tool-started',
+      'tick 1',
+      'tick 2',
+      'tick 3',
+      'tool-finished',
+      'done',
+    ]);
+    expect((events[4] as { message: { content: string } }).message.content).toBe('counted to 3');
+  });
+
+  it('an admin-only delete blocked by an interceptor', async () => {
+    const adminsOnly: Interceptor = (request, next) =>
+      request.toolCall.name === 'delete_user' && (request.context as { role?: string })?.role !== 'admin'
+        ? { content: 'Only admins may delete users.', status: 'error' }
+        : next(request);
+    const invoker = new ToolInvoker({ pool, interceptors: [adminsOnly] });
+    expect(
+      (await invoker.run([call('delete_user', { userId: 'u7' })], { context: { role: 'guest' } })).messages[0],
+    ).toMatchObject({
+      status: 'error',
+      content: 'Only admins may delete users.',
+    });
+    expect(
+      (await invoker.run([call('delete_user', { userId: 'u7' })], { context: { role: 'admin' } })).messages[0]?.content,
+    ).toBe('Deleted u7');
+  });
+});
+
+describe('mixed inline and worker tools', () => {
+  it('runs a DOM tool on the page beside worker tools, in call order', async () => {
+    document.title = 'Moat test page';
+    const invoker = await ToolInvoker.create({ pool, inlineTools: [pageTitle] });
+    const { messages } = await invoker.run([
+      call('multiply', { a: 2, b: 3 }),
+      call('page_title'),
+      call('add', { a: 1, b: 1 }),
+    ]);
+    expect(messages.map((m) => m.content)).toEqual(['6', 'Moat test page', '2']);
+    const specs = await invoker.specs();
+    expect(specs.find((s) => s.name === 'page_title')?.isolated).toBe(false);
+    expect(specs.find((s) => s.name === 'multiply')?.isolated).toBeUndefined();
+  });
+
+  it('a name both inline and in the pool is an error at construction', async () => {
+    const clash = defineTool({ name: 'add', description: 'Another add.', input: z.object({}), run: () => 0 });
+    await expect(ToolInvoker.create({ pool, inlineTools: [clash] })).rejects.toBeInstanceOf(InvalidToolSpecError);
+    await expect(ToolInvoker.create({ pool, inlineTools: [clash] })).rejects.toThrow(
+      /defined both inline and in the pool/,
+    );
+  });
+
+  it('breaking out of the stream cancels worker calls', async () => {
+    const invoker = new ToolInvoker({ pool });
+    const c = call('slow_counter', { n: 10_000 });
+    for await (const event of invoker.stream([c])) if (event.type === 'tool-output-delta') break;
+    expect(pool.stats.running).toBe(0); // the call was withdrawn from its worker, not left to count to 10,000
+  });
+});

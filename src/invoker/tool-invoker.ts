@@ -1,0 +1,466 @@
+import type { ToolDefinition } from '../../worker/define-tool';
+import { executeTool } from '../../worker/execute-tool';
+import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
+import { describeValue, errorClassForName, MoatError } from '../errors/moat-error';
+import { ToolInputValidationError } from '../errors/tool-input-validation-error';
+import { ToolNotFoundError } from '../errors/tool-not-found-error';
+import { toolMessage } from '../messages/constructors';
+import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
+import type { ResultFormat } from '../pool/protocol';
+import type { WorkerPool } from '../pool/worker-pool';
+import type { ToolSpec } from '../providers/tool-spec';
+import { scopeStore } from '../store/scoped-store';
+import type { Store } from '../store/types';
+import { mergeUpdates, type StateUpdate } from './state-merge';
+import { turnInput } from './turn-input';
+import type {
+  ErrorClass,
+  Interceptor,
+  InvokerInput,
+  NextTool,
+  OnError,
+  Reducer,
+  RunOptions,
+  RunResult,
+  ToolEvent,
+  ToolInvokerOptions,
+  ToolOutcome,
+  ToolRequest,
+} from './types';
+
+/** The text the model sees for a failed call, unless `onError` says otherwise (LangGraph's wording). */
+export function defaultErrorText(error: Error): string {
+  return `Error: ${error.message}\n Please fix your mistakes.`;
+}
+
+/** The serializable part of an invoker's configuration (`toJSON` / `fromJSON`). */
+export interface ToolInvokerJSON {
+  onError: 'return' | 'throw' | { text: string } | { errors: string[] };
+  resultFormat?: ResultFormat;
+  maxConcurrency?: number;
+  messagesKey: string;
+  reducers: Record<string, 'replace' | 'append'>;
+  timeoutMs?: number;
+  /** Names only: the tools themselves are code, passed again to `fromJSON`. */
+  inlineTools: string[];
+}
+
+/** Sibling results of a turn, on the error `run` rejects with under `onError: 'throw'`. */
+export interface WithTurnResults {
+  /** One per call, in call order; undefined where the call failed. */
+  messages: (ToolMessage | undefined)[];
+}
+
+/**
+ * Runs a model turn's tool calls: workers through the pool, inline tools on the page, all in
+ * parallel (up to `maxConcurrency`), through the interceptors, with LangGraph ToolNode and
+ * Haystack ToolInvoker semantics for inputs, errors, results and state updates.
+ *
+ * @example
+ * const invoker = new ToolInvoker({ pool, onError: 'return' });
+ * const { messages, state } = await invoker.run(aiMessage, { state, context });
+ * for await (const event of invoker.stream(aiMessage)) render(event);
+ */
+export class ToolInvoker {
+  readonly #pool: WorkerPool | undefined;
+  readonly #inline = new Map<string, ToolDefinition>();
+  readonly #onError: OnError;
+  readonly #resultFormat: ResultFormat | undefined;
+  readonly #maxConcurrency: number;
+  readonly #interceptors: readonly Interceptor[];
+  readonly #store: Store | undefined;
+  readonly #messagesKey: string;
+  readonly #reducers: Record<string, Reducer>;
+  readonly #timeoutMs: number | undefined;
+  #specs: Promise<Map<string, ToolSpec>> | undefined;
+
+  constructor(options: ToolInvokerOptions = {}) {
+    if (options.pool === undefined && (options.inlineTools?.length ?? 0) === 0) {
+      throw new TypeError('A ToolInvoker needs a pool, inline tools, or both');
+    }
+    this.#pool = options.pool;
+    for (const tool of options.inlineTools ?? []) {
+      if (this.#inline.has(tool.name))
+        throw new InvalidToolSpecError({ toolName: tool.name, reason: 'two inline tools have this name' });
+      this.#inline.set(tool.name, tool);
+    }
+    this.#onError = checkOnError(options.onError ?? 'return');
+    this.#resultFormat = options.resultFormat;
+    const max = options.maxConcurrency ?? Number.POSITIVE_INFINITY;
+    if (!(max >= 1) || (Number.isFinite(max) && !Number.isInteger(max))) {
+      throw new TypeError(`Expected \`maxConcurrency\` to be a positive integer, got ${describeValue(max)}`);
+    }
+    this.#maxConcurrency = max;
+    this.#interceptors = [...(options.interceptors ?? [])];
+    for (const interceptor of this.#interceptors) {
+      if (typeof interceptor !== 'function')
+        throw new TypeError(`Expected interceptors to be functions, got ${describeValue(interceptor)}`);
+    }
+    this.#store = options.store;
+    this.#messagesKey = options.messagesKey ?? 'messages';
+    this.#reducers = { ...options.reducers };
+    this.#timeoutMs = options.timeoutMs;
+  }
+
+  /** Construct and check at once that no tool is both inline and in the pool. */
+  static async create(options: ToolInvokerOptions): Promise<ToolInvoker> {
+    const invoker = new ToolInvoker(options);
+    await invoker.specs();
+    return invoker;
+  }
+
+  /** Every tool's spec: the pool's, then the inline ones (marked `isolated: false`). */
+  async specs(): Promise<ToolSpec[]> {
+    return [...(await this.#loadSpecs()).values()];
+  }
+
+  #loadSpecs(): Promise<Map<string, ToolSpec>> {
+    this.#specs ??= (async () => {
+      const specs = new Map<string, ToolSpec>();
+      for (const spec of this.#pool ? await this.#pool.specs() : []) specs.set(spec.name, spec);
+      for (const tool of this.#inline.values()) {
+        if (specs.has(tool.name)) {
+          throw new InvalidToolSpecError({ toolName: tool.name, reason: 'it is defined both inline and in the pool' });
+        }
+        specs.set(tool.name, { ...tool.descriptor.spec, isolated: false });
+      }
+      return specs;
+    })();
+    this.#specs.catch(() => {
+      this.#specs = undefined;
+    });
+    return this.#specs;
+  }
+
+  /**
+   * Run the turn's calls; resolves with one `ToolMessage` per call, in call order, and the new
+   * state. Rejects with the signal's reason when aborted, with a typed error under
+   * `onError: 'throw'` (or for classes `onError` does not list), and with `StateMergeError`.
+   */
+  async run(input: InvokerInput, options: RunOptions = {}): Promise<RunResult> {
+    const emit = options.onEvent ?? (() => {});
+    const turn = turnInput(input, this.#messagesKey);
+    const state = options.state ?? (turn.state ? withoutKey(turn.state, this.#messagesKey) : {});
+    const specs = await this.#loadSpecs();
+    const signal = options.signal;
+    signal?.throwIfAborted();
+
+    const calls = turn.toolCalls;
+    const messages: (ToolMessage | undefined)[] = new Array(calls.length).fill(undefined);
+    const updates: (StateUpdate | undefined)[] = new Array(calls.length).fill(undefined);
+    const thrown: { index: number; error: Error }[] = [];
+    const chain = this.#chain(specs, options, emit);
+
+    await forEachLimited(calls.length, this.#maxConcurrency, async (i) => {
+      const call = calls[i] as ToolCall;
+      emit({ type: 'tool-started', toolCallId: call.id, name: call.name, args: call.args });
+      try {
+        const outcome = await chain(makeRequest(call, specs.get(call.name), state, options.context));
+        const message = toMessage(call, outcome);
+        messages[i] = message;
+        if (outcome.update) updates[i] = { toolCallId: call.id, update: outcome.update };
+        emit({ type: 'tool-finished', toolCallId: call.id, message });
+      } catch (caught) {
+        const error = caught instanceof Error ? caught : new Error(String(caught));
+        const text = signal?.aborted ? undefined : this.#errorText(error, call);
+        if (text === undefined) {
+          thrown.push({ index: i, error });
+          emit({ type: 'tool-error', toolCallId: call.id, error });
+        } else {
+          const message = toolMessage({ toolCallId: call.id, name: call.name, content: text, status: 'error' });
+          messages[i] = message;
+          emit({ type: 'tool-error', toolCallId: call.id, error, message });
+        }
+      }
+    });
+    if (signal?.aborted) throw signal.reason;
+
+    const invalid = turn.invalidToolCalls.map((bad) => this.#invalidMessage(bad, emit));
+    if (thrown.length > 0) {
+      const first = (thrown.sort((a, b) => a.index - b.index)[0] as { error: Error }).error;
+      throw Object.assign(first, { messages: [...messages, ...invalid] } satisfies WithTurnResults);
+    }
+    const merged = mergeUpdates(
+      state,
+      updates.filter((u): u is StateUpdate => u !== undefined),
+      this.#reducers,
+    );
+    const all = [...(messages as ToolMessage[]), ...invalid];
+    emit({ type: 'done', messages: all, state: merged });
+    return { messages: all, state: merged };
+  }
+
+  /**
+   * The same turn as a stream of events; the last one is `done`. Stopping early (`break`) cancels
+   * the calls still running.
+   */
+  stream(input: InvokerInput, options: RunOptions = {}): AsyncIterable<ToolEvent> {
+    return {
+      [Symbol.asyncIterator]: () => {
+        const controller = new AbortController();
+        const outer = options.signal;
+        const onOuterAbort = () => controller.abort(outer?.reason);
+        if (outer?.aborted) controller.abort(outer.reason);
+        else outer?.addEventListener('abort', onOuterAbort, { once: true });
+        const queue = new EventQueue();
+        const finished = this.run(input, {
+          ...options,
+          signal: controller.signal,
+          onEvent: (event) => {
+            options.onEvent?.(event);
+            queue.push(event);
+          },
+        }).then(
+          () => queue.end(),
+          (error: unknown) => queue.fail(error),
+        );
+        const cleanup = () => outer?.removeEventListener('abort', onOuterAbort);
+        return {
+          next: async () => {
+            const step = await queue.next();
+            if (step.done) cleanup();
+            return step;
+          },
+          return: async () => {
+            controller.abort(new DOMException('The consumer stopped reading the tool events', 'AbortError'));
+            await finished;
+            cleanup();
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    };
+  }
+
+  /** The serializable configuration (Haystack's to_dict): interceptors, tools and functions are code, not data. */
+  toJSON(): ToolInvokerJSON {
+    const reducers: Record<string, 'replace' | 'append'> = {};
+    for (const [key, reducer] of Object.entries(this.#reducers)) {
+      if (typeof reducer === 'function')
+        throw new TypeError(`The reducer of state key '${key}' is a function: it cannot be written as JSON`);
+      reducers[key] = reducer;
+    }
+    let onError: ToolInvokerJSON['onError'];
+    if (this.#onError === 'return' || this.#onError === 'throw') onError = this.#onError;
+    else if (typeof this.#onError === 'string') onError = { text: this.#onError };
+    else if (typeof this.#onError === 'function')
+      throw new TypeError('onError is a function: it cannot be written as JSON');
+    else onError = { errors: this.#onError.map((cls) => (cls.prototype as Error).name) };
+    const json: ToolInvokerJSON = {
+      onError,
+      messagesKey: this.#messagesKey,
+      reducers,
+      inlineTools: [...this.#inline.keys()],
+    };
+    if (this.#resultFormat) json.resultFormat = this.#resultFormat;
+    if (Number.isFinite(this.#maxConcurrency)) json.maxConcurrency = this.#maxConcurrency;
+    if (this.#timeoutMs !== undefined) json.timeoutMs = this.#timeoutMs;
+    return json;
+  }
+
+  /** Rebuild an invoker from `toJSON`'s data and the parts that are code (Haystack's from_dict). */
+  static fromJSON(
+    json: ToolInvokerJSON,
+    parts: Pick<ToolInvokerOptions, 'pool' | 'inlineTools' | 'interceptors' | 'store'> = {},
+  ): ToolInvoker {
+    let onError: OnError;
+    if (json.onError === 'return' || json.onError === 'throw') onError = json.onError;
+    else if ('text' in json.onError) onError = json.onError.text;
+    else {
+      onError = json.onError.errors.map((name) => {
+        const cls = errorClassForName(name);
+        if (!cls) throw new TypeError(`Unknown error class '${name}' in onError`);
+        return cls;
+      });
+    }
+    const missing = json.inlineTools.filter((name) => !(parts.inlineTools ?? []).some((t) => t.name === name));
+    if (missing.length > 0) throw new TypeError(`fromJSON needs the inline tools it names: ${missing.join(', ')}`);
+    const options: ToolInvokerOptions = { ...parts, onError, messagesKey: json.messagesKey, reducers: json.reducers };
+    if (json.resultFormat) options.resultFormat = json.resultFormat;
+    if (json.maxConcurrency !== undefined) options.maxConcurrency = json.maxConcurrency;
+    if (json.timeoutMs !== undefined) options.timeoutMs = json.timeoutMs;
+    return new ToolInvoker(options);
+  }
+
+  /** The interceptors wrapped around the call itself, outermost first. */
+  #chain(specs: Map<string, ToolSpec>, options: RunOptions, emit: (event: ToolEvent) => void): NextTool {
+    const execute: NextTool = (request) => this.#execute(request, specs, options, emit);
+    return this.#interceptors.reduceRight<NextTool>(
+      (next, interceptor) => async (request) => interceptor(request, next),
+      execute,
+    );
+  }
+
+  async #execute(
+    request: ToolRequest,
+    specs: Map<string, ToolSpec>,
+    options: RunOptions,
+    emit: (event: ToolEvent) => void,
+  ): Promise<ToolOutcome> {
+    const { toolCall } = request;
+    const onDelta = (delta: unknown) => emit({ type: 'tool-output-delta', toolCallId: toolCall.id, delta });
+    const inline = this.#inline.get(toolCall.name);
+    if (inline) {
+      const store = this.#store;
+      const result = await executeTool(
+        inline,
+        {
+          toolCallId: toolCall.id,
+          name: toolCall.name,
+          args: toolCall.args,
+          state: request.state,
+          context: request.context,
+          ...(this.#resultFormat ? { resultFormat: this.#resultFormat } : {}),
+        },
+        {
+          signal: options.signal ?? new AbortController().signal,
+          emit: onDelta,
+          store: () =>
+            store && inline.storeNamespaces
+              ? scopeStore(store, inline.storeNamespaces, { toolName: toolCall.name, toolCallId: toolCall.id })
+              : store,
+          tools: () => [...specs.values()],
+        },
+      );
+      return result;
+    }
+    if (!this.#pool || !specs.has(toolCall.name) || this.#inline.has(toolCall.name)) {
+      throw new ToolNotFoundError({ toolName: toolCall.name, toolCallId: toolCall.id, available: [...specs.keys()] });
+    }
+    const callOptions: Parameters<WorkerPool['call']>[1] = { onDelta };
+    if (options.signal) callOptions.signal = options.signal;
+    if (request.state !== undefined) callOptions.state = request.state;
+    if (request.context !== undefined) callOptions.context = request.context;
+    if (this.#resultFormat) callOptions.resultFormat = this.#resultFormat;
+    if (this.#timeoutMs !== undefined) callOptions.timeoutMs = this.#timeoutMs;
+    return this.#pool.call(toolCall, callOptions);
+  }
+
+  /** The model's text for a failed call, or undefined when it must be thrown. */
+  #errorText(error: Error, call: ToolCall): string | undefined {
+    const mode = this.#onError;
+    if (mode === 'return') return defaultErrorText(error);
+    if (mode === 'throw') return undefined;
+    if (typeof mode === 'string') return mode;
+    if (typeof mode === 'function') return mode(error, call);
+    return mode.some((cls) => matches(cls, error)) ? defaultErrorText(error) : undefined;
+  }
+
+  #invalidMessage(bad: InvalidToolCall, emit: (event: ToolEvent) => void): ToolMessage {
+    const error = new ToolInputValidationError({
+      ...(bad.name === undefined ? {} : { toolName: bad.name }),
+      toolCallId: bad.id,
+      issues: [{ path: ['args'], message: bad.error }],
+      message: `The call could not be read: ${bad.error}`,
+    });
+    const message = toolMessage({
+      toolCallId: bad.id,
+      name: bad.name ?? '',
+      content: defaultErrorText(error),
+      status: 'error',
+    });
+    emit({ type: 'tool-error', toolCallId: bad.id, error, message });
+    return message;
+  }
+}
+
+function matches(cls: ErrorClass, error: Error): boolean {
+  const isInstance = (cls as unknown as { isInstance?: (e: unknown) => boolean }).isInstance;
+  return typeof isInstance === 'function' ? isInstance.call(cls, error) : error instanceof cls;
+}
+
+function checkOnError(onError: OnError): OnError {
+  if (typeof onError === 'string' || typeof onError === 'function') return onError;
+  if (Array.isArray(onError) && onError.every((c) => typeof c === 'function')) return onError;
+  throw new TypeError(
+    `Expected \`onError\` to be 'return', 'throw', a text, a function or a list of error classes, got ${describeValue(onError)}`,
+  );
+}
+
+function toMessage(call: ToolCall, outcome: ToolOutcome): ToolMessage {
+  if (typeof outcome?.content !== 'string') {
+    throw new MoatError({
+      message: `An interceptor returned ${describeValue(outcome)} for call ${call.id}: expected { content: string }`,
+    });
+  }
+  const init: Parameters<typeof toolMessage>[0] = {
+    toolCallId: call.id,
+    name: call.name,
+    content: outcome.content,
+    status: outcome.status ?? 'success',
+  };
+  if (outcome.artifact !== undefined) init.artifact = outcome.artifact;
+  return toolMessage(init);
+}
+
+function makeRequest(toolCall: ToolCall, spec: ToolSpec | undefined, state: unknown, context: unknown): ToolRequest {
+  return {
+    toolCall,
+    spec,
+    state,
+    context,
+    override(changes) {
+      return makeRequest(
+        changes.toolCall ?? toolCall,
+        spec,
+        'state' in changes ? changes.state : state,
+        'context' in changes ? changes.context : context,
+      );
+    },
+  };
+}
+
+function withoutKey(state: Record<string, unknown>, key: string): Record<string, unknown> {
+  const { [key]: _dropped, ...rest } = state;
+  return rest;
+}
+
+/** Run `task(0 … n-1)` with at most `limit` at once; never rejects (tasks handle their errors). */
+async function forEachLimited(n: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < n) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, limit) }, worker));
+}
+
+/** The events of a run, buffered for an async iterator. */
+class EventQueue {
+  readonly #items: ToolEvent[] = [];
+  #waiting: ((step: IteratorResult<ToolEvent>) => void) | undefined;
+  #failWaiting: ((error: unknown) => void) | undefined;
+  #ended = false;
+  #error: { error: unknown } | undefined;
+
+  push(event: ToolEvent): void {
+    if (this.#waiting) {
+      const resolve = this.#waiting;
+      this.#waiting = undefined;
+      resolve({ done: false, value: event });
+    } else this.#items.push(event);
+  }
+
+  end(): void {
+    this.#ended = true;
+    this.#waiting?.({ done: true, value: undefined });
+    this.#waiting = undefined;
+  }
+
+  fail(error: unknown): void {
+    this.#error = { error };
+    this.#ended = true;
+    this.#failWaiting?.(error);
+    this.#waiting = undefined;
+  }
+
+  next(): Promise<IteratorResult<ToolEvent>> {
+    const item = this.#items.shift();
+    if (item) return Promise.resolve({ done: false, value: item });
+    if (this.#error) return Promise.reject(this.#error.error);
+    if (this.#ended) return Promise.resolve({ done: true, value: undefined });
+    return new Promise((resolve, reject) => {
+      this.#waiting = resolve;
+      this.#failWaiting = reject;
+    });
+  }
+}

@@ -1,0 +1,110 @@
+import type { ToolDefinition } from '../../worker/define-tool';
+import type { AIMessage, InvalidToolCall, Message, ToolCall, ToolMessage } from '../messages/types';
+import type { ResultFormat } from '../pool/protocol';
+import type { WorkerPool } from '../pool/worker-pool';
+import type { ToolSpec } from '../providers/tool-spec';
+import type { Store } from '../store/types';
+
+/** What a tool call came to, before it becomes a `ToolMessage`. */
+export interface ToolOutcome {
+  /** The text for the model. */
+  content: string;
+  /** Default `'success'`. */
+  status?: 'success' | 'error';
+  artifact?: unknown;
+  /** State updates (`command({ update })`). */
+  update?: Record<string, unknown>;
+}
+
+/** One call on its way to a tool, as interceptors see it. */
+export interface ToolRequest {
+  readonly toolCall: ToolCall;
+  /** The tool's spec; undefined for a tool nobody serves. */
+  readonly spec: ToolSpec | undefined;
+  readonly state: unknown;
+  readonly context: unknown;
+  /** A copy with some fields changed (the original is left as it was). */
+  override(changes: Partial<Pick<ToolRequest, 'toolCall' | 'state' | 'context'>>): ToolRequest;
+}
+
+export type NextTool = (request: ToolRequest) => Promise<ToolOutcome>;
+
+/**
+ * Wraps every tool call (LangChain's `wrap_tool_call`): call `next` once, several times (retry),
+ * or not at all (block: return an outcome, or throw a typed error), and return or replace what
+ * it gives.
+ */
+export type Interceptor = (request: ToolRequest, next: NextTool) => Promise<ToolOutcome> | ToolOutcome;
+
+/** An error class, matched by `isInstance` when it has one (so it survives worker boundaries). */
+export type ErrorClass = abstract new (...args: never[]) => Error;
+
+/**
+ * What a failed call becomes: `'return'` (default) an error `ToolMessage` with a clear text for
+ * the model; `'throw'` the typed error (sibling results ride on it); a string, that exact text;
+ * a function, its text; a list of error classes, messages for those, a throw for the rest.
+ */
+export type OnError =
+  | 'return'
+  | 'throw'
+  | string
+  | ((error: Error, toolCall: ToolCall) => string)
+  | readonly ErrorClass[];
+
+/** How parallel state updates to one key combine. */
+export type Reducer = 'replace' | 'append' | ((current: unknown, update: unknown) => unknown);
+
+/** What `run` and `stream` accept: an AI message, a message list, a state object, or calls. */
+export type InvokerInput = AIMessage | readonly Message[] | Record<string, unknown> | readonly ToolCall[];
+
+export interface RunOptions {
+  /** The caller's state: tools receive the part they declare; updates merge into it. */
+  state?: Record<string, unknown>;
+  context?: unknown;
+  signal?: AbortSignal;
+  /** Every event, as it happens (the same as `stream` yields). */
+  onEvent?: (event: ToolEvent) => void;
+}
+
+export interface RunResult {
+  /** One per call (invalid calls included), in the order of the calls. */
+  messages: ToolMessage[];
+  /** The state after this turn's updates (the new tool messages are not added to it). */
+  state: Record<string, unknown>;
+}
+
+/** What happens while a turn runs. Per call: started → deltas → finished | error, once. */
+export type ToolEvent =
+  | { type: 'tool-started'; toolCallId: string; name: string; args: Record<string, unknown> }
+  | { type: 'tool-output-delta'; toolCallId: string; delta: unknown }
+  | { type: 'tool-finished'; toolCallId: string; message: ToolMessage }
+  /** `message` is the error ToolMessage the model will see; absent when the error is thrown. */
+  | { type: 'tool-error'; toolCallId: string; error: Error; message?: ToolMessage }
+  | { type: 'done'; messages: ToolMessage[]; state: Record<string, unknown> };
+
+/** The calls of one turn, taken from whatever the input was. */
+export interface TurnInput {
+  toolCalls: ToolCall[];
+  invalidToolCalls: InvalidToolCall[];
+  /** The state the input carried (a state-object input), if any. */
+  state?: Record<string, unknown>;
+}
+
+export interface ToolInvokerOptions {
+  pool?: WorkerPool;
+  /** Tools that run on the page (they need the DOM): same `defineTool`, not isolated. */
+  inlineTools?: readonly ToolDefinition[];
+  onError?: OnError;
+  resultFormat?: ResultFormat;
+  /** Calls of one turn running at once, at most. Default: all of them. */
+  maxConcurrency?: number;
+  interceptors?: readonly Interceptor[];
+  /** The store inline tools get as `runtime.store`. */
+  store?: Store;
+  /** Where a state-object input keeps its messages. Default `'messages'`. */
+  messagesKey?: string;
+  /** Per state key; `replace` when not named. */
+  reducers?: Record<string, Reducer>;
+  /** Per-call time limit for pool calls (the pool's own when absent). */
+  timeoutMs?: number;
+}

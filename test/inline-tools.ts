@@ -1,0 +1,117 @@
+// Inline tools for the invoker's tests (they run on the page, or in Node).
+import * as z from 'zod/mini';
+import { defineTool } from '../worker/define-tool';
+import { command, withArtifact } from '../worker/results';
+
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
+export const cancelled: string[] = [];
+
+export const inlineTools = [
+  defineTool({
+    name: 'get_weather',
+    description: 'Weather in a city.',
+    input: z.object({ city: z.string() }),
+    run: ({ city }) => `It is sunny in ${city}.`,
+  }),
+  defineTool({
+    name: 'multiply',
+    description: 'Multiply two numbers.',
+    input: z.object({ a: z.number(), b: z.number() }),
+    run: async ({ a, b }) => {
+      await sleep(20);
+      return a * b;
+    },
+  }),
+  defineTool({
+    name: 'add',
+    description: 'Add two numbers.',
+    input: z.object({ a: z.number(), b: z.number() }),
+    run: ({ a, b }) => a + b,
+  }),
+  defineTool({
+    name: 'divide',
+    description: 'Divide a by b.',
+    input: z.object({ a: z.number(), b: z.number() }),
+    run: ({ a, b }) => {
+      if (b === 0) throw new RangeError('division by zero');
+      return a / b;
+    },
+  }),
+  defineTool({
+    name: 'greet',
+    description: 'Greet the user from state.',
+    input: z.object({}),
+    state: 'user',
+    run: (_args, { state }) => `Hello, ${(state as { name: string }).name}!`,
+  }),
+  defineTool({
+    name: 'greet_all',
+    description: 'Greet using the whole state.',
+    input: z.object({}),
+    state: true,
+    run: (_args, { state, context }) =>
+      `Hello, ${(state as { user: { name: string } }).user.name} (${(context as { locale?: string })?.locale ?? 'en'})`,
+  }),
+  defineTool({
+    name: 'slow_counter',
+    description: 'Count to n, one tick at a time.',
+    input: z.object({ n: z.number() }),
+    async *run({ n }, { signal, toolCallId }) {
+      try {
+        for (let i = 1; i <= n; i++) {
+          await sleep(5, signal);
+          yield { tick: i };
+        }
+      } catch (error) {
+        cancelled.push(toolCallId);
+        throw error;
+      }
+      return `counted to ${n}`;
+    },
+  }),
+  defineTool({
+    name: 'add_to_cart',
+    description: 'Add an item to the cart.',
+    input: z.object({ item: z.string() }),
+    run: ({ item }) => command({ update: { cart: [item] }, result: `Added ${item}` }),
+  }),
+  defineTool({
+    name: 'set_theme',
+    description: 'Set the theme.',
+    input: z.object({ theme: z.string() }),
+    run: ({ theme }) => command({ update: { theme }, result: `Theme ${theme}` }),
+  }),
+  defineTool({
+    name: 'delete_user',
+    description: 'Delete a user (admins only).',
+    input: z.object({ userId: z.string() }),
+    run: ({ userId }) => `Deleted ${userId}`,
+  }),
+  defineTool({
+    name: 'report',
+    description: 'Answer with text and keep the rows.',
+    input: z.object({}),
+    run: () => withArtifact('2 rows', [{ a: 1 }, { a: 2 }]),
+  }),
+  defineTool({
+    name: 'flaky',
+    description: 'Fail the first attempts.',
+    input: z.object({ failures: z.number() }),
+    run: (() => {
+      let attempts = 0;
+      return ({ failures }: { failures: number }) => {
+        attempts++;
+        if (attempts <= failures) throw new Error(`attempt ${attempts} failed`);
+        return `succeeded on attempt ${attempts}`;
+      };
+    })(),
+  }),
+];
