@@ -1,10 +1,11 @@
 // The benchmark page: registers the browser cases and lets the runner call them one by one.
 import { type BenchCase, measure } from '../case';
 import { anchorCases } from './anchors';
+import { invokerCases } from './invoker';
 import { poolCases } from './pool';
 import { storeCases } from './store';
 
-const cases: BenchCase[] = [...anchorCases, ...poolCases, ...storeCases];
+const cases: BenchCase[] = [...anchorCases, ...poolCases, ...storeCases, ...invokerCases];
 
 declare global {
   interface Window {

@@ -138,7 +138,8 @@ export class ToolInvoker {
    * `onError: 'throw'` (or for classes `onError` does not list), and with `StateMergeError`.
    */
   async run(input: InvokerInput, options: RunOptions = {}): Promise<RunResult> {
-    const emit = options.onEvent ?? (() => {});
+    const listener = options.onEvent;
+    const emit = listener ?? noEvents;
     const turn = turnInput(input, this.#messagesKey);
     const state = options.state ?? (turn.state ? withoutKey(turn.state, this.#messagesKey) : {});
     const specs = await this.#loadSpecs();
@@ -153,13 +154,13 @@ export class ToolInvoker {
 
     await forEachLimited(calls.length, this.#maxConcurrency, async (i) => {
       const call = calls[i] as ToolCall;
-      emit({ type: 'tool-started', toolCallId: call.id, name: call.name, args: call.args });
+      if (listener) emit({ type: 'tool-started', toolCallId: call.id, name: call.name, args: call.args });
       try {
         const outcome = await chain(makeRequest(call, specs.get(call.name), state, options.context));
         const message = toMessage(call, outcome);
         messages[i] = message;
         if (outcome.update) updates[i] = { toolCallId: call.id, update: outcome.update };
-        emit({ type: 'tool-finished', toolCallId: call.id, message });
+        if (listener) emit({ type: 'tool-finished', toolCallId: call.id, message });
       } catch (caught) {
         const error = caught instanceof Error ? caught : new Error(String(caught));
         const text = signal?.aborted ? undefined : this.#errorText(error, call);
@@ -285,6 +286,7 @@ export class ToolInvoker {
   /** The interceptors wrapped around the call itself, outermost first. */
   #chain(specs: Map<string, ToolSpec>, options: RunOptions, emit: (event: ToolEvent) => void): NextTool {
     const execute: NextTool = (request) => this.#execute(request, specs, options, emit);
+    if (this.#interceptors.length === 0) return execute;
     return this.#interceptors.reduceRight<NextTool>(
       (next, interceptor) => async (request) => interceptor(request, next),
       execute,
@@ -302,32 +304,33 @@ export class ToolInvoker {
     const inline = this.#inline.get(toolCall.name);
     if (inline) {
       const store = this.#store;
-      const result = await executeTool(
-        inline,
-        {
-          toolCallId: toolCall.id,
-          name: toolCall.name,
-          args: toolCall.args,
-          state: request.state,
-          context: request.context,
-          ...(this.#resultFormat ? { resultFormat: this.#resultFormat } : {}),
-        },
-        {
-          signal: options.signal ?? new AbortController().signal,
-          emit: onDelta,
-          store: () =>
-            store && inline.storeNamespaces
-              ? scopeStore(store, inline.storeNamespaces, { toolName: toolCall.name, toolCallId: toolCall.id })
-              : store,
-          tools: () => [...specs.values()],
-        },
+      return Promise.resolve(
+        executeTool(
+          inline,
+          {
+            toolCallId: toolCall.id,
+            name: toolCall.name,
+            args: toolCall.args,
+            state: request.state,
+            context: request.context,
+            ...(this.#resultFormat ? { resultFormat: this.#resultFormat } : {}),
+          },
+          {
+            signal: options.signal ?? new AbortController().signal,
+            emit: onDelta,
+            store: () =>
+              store && inline.storeNamespaces
+                ? scopeStore(store, inline.storeNamespaces, { toolName: toolCall.name, toolCallId: toolCall.id })
+                : store,
+            tools: () => [...specs.values()],
+          },
+        ),
       );
-      return result;
     }
     if (!this.#pool || !specs.has(toolCall.name) || this.#inline.has(toolCall.name)) {
       throw new ToolNotFoundError({ toolName: toolCall.name, toolCallId: toolCall.id, available: [...specs.keys()] });
     }
-    const callOptions: Parameters<WorkerPool['call']>[1] = { onDelta };
+    const callOptions: Parameters<WorkerPool['call']>[1] = emit === noEvents ? {} : { onDelta };
     if (options.signal) callOptions.signal = options.signal;
     if (request.state !== undefined) callOptions.state = request.state;
     if (request.context !== undefined) callOptions.context = request.context;
@@ -363,6 +366,8 @@ export class ToolInvoker {
     return message;
   }
 }
+
+function noEvents(): void {}
 
 function matches(cls: ErrorClass, error: Error): boolean {
   const isInstance = (cls as unknown as { isInstance?: (e: unknown) => boolean }).isInstance;
@@ -417,6 +422,12 @@ function withoutKey(state: Record<string, unknown>, key: string): Record<string,
 
 /** Run `task(0 … n-1)` with at most `limit` at once; never rejects (tasks handle their errors). */
 async function forEachLimited(n: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
+  if (limit >= n) {
+    const all: Promise<void>[] = new Array(n);
+    for (let i = 0; i < n; i++) all[i] = task(i);
+    await Promise.all(all);
+    return;
+  }
   let next = 0;
   const worker = async () => {
     while (next < n) await task(next++);
