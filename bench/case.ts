@@ -37,6 +37,8 @@ export interface BenchResult {
   max: number;
   samples: number;
   anchor?: string;
+  /** The anchor's median from the samples taken alternately with this case's. */
+  anchorMedian?: number;
   ratio?: number;
   target?: { max?: number; min?: number };
   note?: string;
@@ -54,6 +56,35 @@ export async function measure(c: BenchCase): Promise<number[]> {
     await run.teardown?.();
   }
   return samples;
+}
+
+/**
+ * Run a case and its anchor alternately (anchor, case, anchor, case, …) so that both see the
+ * same machine: drift (disk flushes, other load) lands on both instead of skewing the ratio.
+ */
+export async function measurePaired(
+  c: BenchCase,
+  anchor: BenchCase,
+): Promise<{ samples: number[]; anchorSamples: number[] }> {
+  const run = await c.setup();
+  const anchorRun = await anchor.setup();
+  const samples: number[] = [];
+  const anchorSamples: number[] = [];
+  try {
+    for (let i = 0; i < Math.max(c.warmup ?? 3, anchor.warmup ?? 3); i++) {
+      await anchorRun.sample();
+      await run.sample();
+    }
+    const repeat = Math.max(c.repeat ?? 15, 5);
+    for (let i = 0; i < repeat; i++) {
+      anchorSamples.push(await anchorRun.sample());
+      samples.push(await run.sample());
+    }
+  } finally {
+    await run.teardown?.();
+    await anchorRun.teardown?.();
+  }
+  return { samples, anchorSamples };
 }
 
 /** Time `fn` with the best clock there is, in ms. */

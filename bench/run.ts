@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { build, preview } from 'vite';
 import { chromiumLaunchOptions } from '../test/chromium.ts';
-import { type BenchCase, type BenchResult, measure } from './case.ts';
+import { type BenchCase, type BenchResult, measure, measurePaired } from './case.ts';
 import { derivations, nodeCases } from './node/index.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -15,6 +15,12 @@ const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const wanted = (name: string) => filters.length === 0 || filters.some((f) => name.includes(f));
 
 type CaseInfo = Pick<BenchCase, 'name' | 'unit' | 'anchor' | 'target' | 'note'>;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
 
 function summarize(info: CaseInfo, samples: number[], where: BenchResult['where']): BenchResult {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -64,14 +70,20 @@ async function runBrowserCases(): Promise<{ results: BenchResult[]; isolated: bo
     };
     const first = await open();
     isolated = await first.evaluate(() => window.moatBench.isolated);
-    const list = (await first.evaluate(() => window.moatBench.list())).filter((c) => wanted(c.name));
+    const all = await first.evaluate(() => window.moatBench.list());
+    const names = new Set(all.map((c) => c.name));
+    const list = all.filter((c) => wanted(c.name));
     await first.close();
     for (const info of list) {
       // A fresh page per case: no workers, databases or garbage left over from the one before.
       const page = await open();
       process.stdout.write(`  ${info.name} … `);
-      const samples = await page.evaluate((name) => window.moatBench.run(name), info.name);
-      const result = summarize(info, samples, 'browser');
+      const anchor = info.anchor && names.has(info.anchor) ? info.anchor : undefined;
+      const paired = anchor
+        ? await page.evaluate(([name, a]) => window.moatBench.runPaired(name, a), [info.name, anchor] as const)
+        : { samples: await page.evaluate((name) => window.moatBench.run(name), info.name), anchorSamples: [] };
+      const result = summarize(info, paired.samples, 'browser');
+      if (paired.anchorSamples.length > 0) result.anchorMedian = median(paired.anchorSamples);
       results.push(result);
       console.log(`${format(result.median, result.unit)} ${result.unit}`);
       await page.close();
@@ -87,7 +99,12 @@ async function runNodeCases(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   for (const c of nodeCases.filter((x) => wanted(x.name))) {
     process.stdout.write(`  ${c.name} … `);
-    const result = summarize(c, await measure(c), 'node');
+    // Each case starts from a collected heap: garbage left by the one before is not its cost.
+    (globalThis as { gc?: () => void }).gc?.();
+    const anchor = c.anchor ? nodeCases.find((x) => x.name === c.anchor) : undefined;
+    const paired = anchor ? await measurePaired(c, anchor) : { samples: await measure(c), anchorSamples: [] };
+    const result = summarize(c, paired.samples, 'node');
+    if (paired.anchorSamples.length > 0) result.anchorMedian = median(paired.anchorSamples);
     results.push(result);
     console.log(`${format(result.median, result.unit)} ${result.unit}`);
   }
@@ -105,9 +122,10 @@ function format(value: number, unit: string): string {
 function withRatios(results: BenchResult[]): BenchResult[] {
   const byName = new Map(results.map((r) => [r.name, r]));
   for (const r of results) {
-    const anchor = r.anchor ? byName.get(r.anchor) : undefined;
-    if (!anchor || anchor.median === 0) continue;
-    r.ratio = r.median / anchor.median;
+    // The anchor's samples taken alternately with this case's, when there are some; else its own row.
+    const base = r.anchorMedian ?? (r.anchor ? byName.get(r.anchor)?.median : undefined);
+    if (base === undefined || base === 0) continue;
+    r.ratio = r.median / base;
   }
   return results;
 }
@@ -131,14 +149,14 @@ function markdown(results: BenchResult[], meta: { isolated: boolean; browser: st
       `${meta.isolated ? ', cross-origin isolated (fine-grained timers)' : ', NOT cross-origin isolated (100 µs timers)'};` +
       ` Node cases: Node ${process.version}. Each figure is the median of the case's repetitions.`,
     '',
-    "Ratio = median ÷ the anchor's median from the same run (for `ops/s`, ours ÷ anchor, so higher is better).",
+    "Ratio = median ÷ the anchor's median (for `ops/s`, ours ÷ anchor, so higher is better). The anchor is sampled alternately with the case, in the same page or process, so drift lands on both; `anchor median` is that paired figure (the anchor's own row is its standalone run).",
     '',
-    '| case | unit | median | min – max | anchor | ratio | target | how |',
-    '|---|---|---:|---:|---|---:|---|---|',
+    '| case | unit | median | min – max | anchor | anchor median | ratio | target | how |',
+    '|---|---|---:|---:|---|---:|---:|---|---|',
   ];
   for (const r of results) {
     lines.push(
-      `| \`${r.name}\` | ${r.unit} | ${format(r.median, r.unit)} | ${format(r.min, r.unit)} – ${format(r.max, r.unit)} | ${r.anchor ? `\`${r.anchor}\`` : ''} | ${r.ratio === undefined ? '' : r.ratio.toFixed(3)} | ${verdict(r)} | ${r.where}: ${r.note ?? ''} |`,
+      `| \`${r.name}\` | ${r.unit} | ${format(r.median, r.unit)} | ${format(r.min, r.unit)} – ${format(r.max, r.unit)} | ${r.anchor ? `\`${r.anchor}\`` : ''} | ${r.anchorMedian === undefined ? '' : format(r.anchorMedian, r.unit)} | ${r.ratio === undefined ? '' : r.ratio.toFixed(3)} | ${verdict(r)} | ${r.where}: ${r.note ?? ''} |`,
     );
   }
   return `${lines.join('\n')}\n`;
@@ -164,7 +182,16 @@ if (filters.length > 0) {
 writeFileSync(
   `${root}bench/results.json`,
   `${JSON.stringify(
-    results.map(({ name, unit, median, min, max, anchor, ratio }) => ({ name, unit, median, min, max, anchor, ratio })),
+    results.map(({ name, unit, median, min, max, anchor, anchorMedian, ratio }) => ({
+      name,
+      unit,
+      median,
+      min,
+      max,
+      anchor,
+      anchorMedian,
+      ratio,
+    })),
     null,
     2,
   )}\n`,

@@ -1,5 +1,5 @@
 // The benchmark page: registers the browser cases and lets the runner call them one by one.
-import { type BenchCase, measure } from '../case';
+import { type BenchCase, measure, measurePaired } from '../case';
 import { anchorCases } from './anchors';
 import { invokerCases } from './invoker';
 import { poolCases } from './pool';
@@ -12,6 +12,7 @@ declare global {
     moatBench: {
       list(): Pick<BenchCase, 'name' | 'unit' | 'anchor' | 'target' | 'note'>[];
       run(name: string): Promise<number[]>;
+      runPaired(name: string, anchor: string): Promise<{ samples: number[]; anchorSamples: number[] }>;
       isolated: boolean;
     };
   }
@@ -23,6 +24,12 @@ window.moatBench = {
     const c = cases.find((x) => x.name === name);
     if (!c) throw new Error(`No browser bench case '${name}'`);
     return measure(c);
+  },
+  runPaired: (name, anchor) => {
+    const c = cases.find((x) => x.name === name);
+    const a = cases.find((x) => x.name === anchor);
+    if (!c || !a) throw new Error(`No browser bench case '${c ? anchor : name}'`);
+    return measurePaired(c, a);
   },
   isolated: crossOriginIsolated,
 };

@@ -95,12 +95,14 @@ class IndexedDBStore implements Store {
     this.#now = now;
   }
 
+  #forget(): void {
+    this.#db = undefined;
+    this.#ready = undefined;
+  }
+
   #open(): Promise<IDBDatabase> {
     if (this.#db) return this.#db;
-    const forget = () => {
-      this.#db = undefined;
-      this.#ready = undefined;
-    };
+    const forget = () => this.#forget();
     const callbacks = {
       // A newer version wants the database (another tab): step aside, reopen on next use.
       blocking: (_current: number, _next: number | null, event: IDBVersionChangeEvent) => {
@@ -143,34 +145,19 @@ class IndexedDBStore implements Store {
     mode: IDBTransactionMode,
     body: (store: IDBObjectStore, out: { value?: T }, guard: Guard) => void,
   ): Promise<T> {
-    const db = this.#ready ?? (await this.#open());
-    return new Promise<T>((resolve, reject) => {
-      let tx: IDBTransaction;
-      try {
-        tx = db.transaction('items', mode);
-      } catch (error) {
-        // The connection closed under us (another tab upgrading): reopen once.
-        this.#db = undefined;
-        this.#ready = undefined;
-        this.#open().then((fresh) => this.#transactOn(fresh, mode, body).then(resolve, reject), reject);
-        void error;
-        return;
-      }
-      this.#wire(tx, mode, body, resolve, reject);
-    });
-  }
-
-  #transactOn<T>(
-    db: IDBDatabase,
-    mode: IDBTransactionMode,
-    body: (store: IDBObjectStore, out: { value?: T }, guard: Guard) => void,
-  ): Promise<T> {
-    return new Promise<T>((resolve, reject) => this.#wire(db.transaction('items', mode), mode, body, resolve, reject));
+    let tx: IDBTransaction;
+    try {
+      tx = (this.#ready ?? (await this.#open())).transaction('items', mode);
+    } catch {
+      // The connection was closed under us (another tab upgrading): reopen, once.
+      this.#forget();
+      tx = (await this.#open()).transaction('items', mode);
+    }
+    return new Promise<T>((resolve, reject) => this.#wire(tx, body, resolve, reject));
   }
 
   #wire<T>(
     tx: IDBTransaction,
-    _mode: IDBTransactionMode,
     body: (store: IDBObjectStore, out: { value?: T }, guard: Guard) => void,
     resolve: (value: T) => void,
     reject: (error: unknown) => void,
@@ -433,8 +420,7 @@ class IndexedDBStore implements Store {
 
   close(): void {
     const db = this.#db;
-    this.#db = undefined;
-    this.#ready = undefined;
+    this.#forget();
     db?.then((d) => d.close()).catch(() => {});
   }
 }
