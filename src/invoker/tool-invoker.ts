@@ -152,27 +152,40 @@ export class ToolInvoker {
     const thrown: { index: number; error: Error }[] = [];
     const chain = this.#chain(specs, options, emit);
 
-    await forEachLimited(calls.length, this.#maxConcurrency, async (i) => {
+    const failed = (i: number, call: ToolCall, caught: unknown): void => {
+      const error = caught instanceof Error ? caught : new Error(String(caught));
+      const text = signal?.aborted ? undefined : this.#errorText(error, call);
+      if (text === undefined) {
+        thrown.push({ index: i, error });
+        emit({ type: 'tool-error', toolCallId: call.id, error });
+      } else {
+        const message = toolMessage({ toolCallId: call.id, name: call.name, content: text, status: 'error' });
+        messages[i] = message;
+        emit({ type: 'tool-error', toolCallId: call.id, error, message });
+      }
+    };
+    const succeeded = (i: number, call: ToolCall, outcome: ToolOutcome): void => {
+      const message = toMessage(call, outcome);
+      messages[i] = message;
+      if (outcome.update) updates[i] = { toolCallId: call.id, update: outcome.update };
+      if (listener) emit({ type: 'tool-finished', toolCallId: call.id, message });
+    };
+    await forEachLimited(calls.length, this.#maxConcurrency, (i) => {
       const call = calls[i] as ToolCall;
       if (listener) emit({ type: 'tool-started', toolCallId: call.id, name: call.name, args: call.args });
-      try {
-        const outcome = await chain(makeRequest(call, specs.get(call.name), state, options.context));
-        const message = toMessage(call, outcome);
-        messages[i] = message;
-        if (outcome.update) updates[i] = { toolCallId: call.id, update: outcome.update };
-        if (listener) emit({ type: 'tool-finished', toolCallId: call.id, message });
-      } catch (caught) {
-        const error = caught instanceof Error ? caught : new Error(String(caught));
-        const text = signal?.aborted ? undefined : this.#errorText(error, call);
-        if (text === undefined) {
-          thrown.push({ index: i, error });
-          emit({ type: 'tool-error', toolCallId: call.id, error });
-        } else {
-          const message = toolMessage({ toolCallId: call.id, name: call.name, content: text, status: 'error' });
-          messages[i] = message;
-          emit({ type: 'tool-error', toolCallId: call.id, error, message });
-        }
-      }
+      const outcome = chain
+        ? chain(makeRequest(call, specs.get(call.name), state, options.context))
+        : this.#execute(call, state, options.context, specs, options, emit);
+      return outcome.then(
+        (o) => {
+          try {
+            succeeded(i, call, o);
+          } catch (error) {
+            failed(i, call, error);
+          }
+        },
+        (error: unknown) => failed(i, call, error),
+      );
     });
     if (signal?.aborted) throw signal.reason;
 
@@ -283,10 +296,11 @@ export class ToolInvoker {
     return new ToolInvoker(options);
   }
 
-  /** The interceptors wrapped around the call itself, outermost first. */
-  #chain(specs: Map<string, ToolSpec>, options: RunOptions, emit: (event: ToolEvent) => void): NextTool {
-    const execute: NextTool = (request) => this.#execute(request, specs, options, emit);
-    if (this.#interceptors.length === 0) return execute;
+  /** The interceptors wrapped around the call itself, outermost first; undefined when there are none. */
+  #chain(specs: Map<string, ToolSpec>, options: RunOptions, emit: (event: ToolEvent) => void): NextTool | undefined {
+    if (this.#interceptors.length === 0) return undefined;
+    const execute: NextTool = (request) =>
+      this.#execute(request.toolCall, request.state, request.context, specs, options, emit);
     return this.#interceptors.reduceRight<NextTool>(
       (next, interceptor) => async (request) => interceptor(request, next),
       execute,
@@ -294,12 +308,13 @@ export class ToolInvoker {
   }
 
   async #execute(
-    request: ToolRequest,
+    toolCall: ToolCall,
+    state: unknown,
+    context: unknown,
     specs: Map<string, ToolSpec>,
     options: RunOptions,
     emit: (event: ToolEvent) => void,
   ): Promise<ToolOutcome> {
-    const { toolCall } = request;
     const onDelta = (delta: unknown) => emit({ type: 'tool-output-delta', toolCallId: toolCall.id, delta });
     const inline = this.#inline.get(toolCall.name);
     if (inline) {
@@ -311,8 +326,8 @@ export class ToolInvoker {
             toolCallId: toolCall.id,
             name: toolCall.name,
             args: toolCall.args,
-            state: request.state,
-            context: request.context,
+            state,
+            context,
             ...(this.#resultFormat ? { resultFormat: this.#resultFormat } : {}),
           },
           {
@@ -332,8 +347,8 @@ export class ToolInvoker {
     }
     const callOptions: Parameters<WorkerPool['call']>[1] = emit === noEvents ? {} : { onDelta };
     if (options.signal) callOptions.signal = options.signal;
-    if (request.state !== undefined) callOptions.state = request.state;
-    if (request.context !== undefined) callOptions.context = request.context;
+    if (state !== undefined) callOptions.state = state;
+    if (context !== undefined) callOptions.context = context;
     if (this.#resultFormat) callOptions.resultFormat = this.#resultFormat;
     if (this.#timeoutMs !== undefined) callOptions.timeoutMs = this.#timeoutMs;
     return this.#pool.call(toolCall, callOptions);
@@ -388,14 +403,15 @@ function toMessage(call: ToolCall, outcome: ToolOutcome): ToolMessage {
       message: `An interceptor returned ${describeValue(outcome)} for call ${call.id}: expected { content: string }`,
     });
   }
-  const init: Parameters<typeof toolMessage>[0] = {
+  const message: ToolMessage = {
+    role: 'tool',
     toolCallId: call.id,
     name: call.name,
     content: outcome.content,
     status: outcome.status ?? 'success',
   };
-  if (outcome.artifact !== undefined) init.artifact = outcome.artifact;
-  return toolMessage(init);
+  if (outcome.artifact !== undefined) message.artifact = outcome.artifact;
+  return message;
 }
 
 function makeRequest(toolCall: ToolCall, spec: ToolSpec | undefined, state: unknown, context: unknown): ToolRequest {
