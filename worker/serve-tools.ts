@@ -36,6 +36,8 @@ import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-g
 export function serveTools(tools: readonly ToolDefinition[]): void {
   // Normally installed when moat/worker was evaluated; never serve tools without it.
   installNetworkGuard();
+  // Only the server speaks to the page: tool code cannot post (forged results, say).
+  const toPage = takePostMessage();
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new TypeError(`serveTools: two tools are named '${tool.name}'`);
@@ -47,24 +49,40 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     return specs;
   };
   let server: ToolServer | undefined;
+  /** Calls that arrived before the pool connected (it posts them right away). */
+  const early: PageToWorker[] = [];
   const control: WorkerControl = {
-    async connect(port, config) {
+    async connect(config) {
       if (server) throw new Error('This worker is already connected to a pool');
-      server = new ToolServer(port, config, byName, allSpecs);
+      const connected = new ToolServer(config, byName, allSpecs, toPage);
+      server = connected;
+      // After the reply is on its way: a call that never ends must not hold up the handshake.
+      setTimeout(() => {
+        // In arrival order: the started count assumes calls start in the order they were posted.
+        for (let message = early.shift(); message; message = early.shift()) connected.receive(message);
+      }, 0);
       return { version: PROTOCOL_VERSION, names: [...byName.keys()] } satisfies ConnectReply;
     },
     async describe() {
       return tools.map((t) => t.descriptor);
     },
   };
-  expose(control, self);
+  let exposed = false;
+  self.addEventListener('message', (event: MessageEvent<PageToWorker>) => {
+    const message = event.data;
+    if (message?.t === 'control') {
+      if (!exposed) expose(control, message.port);
+      exposed = true;
+    } else if (server && early.length === 0) server.receive(message);
+    else early.push(message);
+  });
 }
 
 /** How long finished results may wait while a batch is still being started. */
 const FLUSH_AFTER_MS = 1;
 
 class ToolServer {
-  readonly #port: MessagePort;
+  readonly #port: { postMessage(message: WorkerToPage): void };
   readonly #tools: Map<string, ToolDefinition>;
   readonly #specs: () => readonly ToolSpec[];
   readonly #running = new Map<number, AbortController>();
@@ -79,18 +97,17 @@ class ToolServer {
   readonly #pendingAsks = new Map<number, (allow: boolean) => void>();
 
   constructor(
-    port: MessagePort,
     config: WorkerConfig,
     tools: Map<string, ToolDefinition>,
     specs: () => readonly ToolSpec[],
+    post: (message: WorkerToPage) => void,
   ) {
-    this.#port = port;
+    this.#port = { postMessage: post };
     this.#tools = tools;
     this.#specs = specs;
     this.#started = config.started ? new Int32Array(config.started) : undefined;
     this.#storeName = config.store?.name;
     setNetworkPolicy(config.network, this.#asker(config));
-    port.onmessage = (event: MessageEvent<PageToWorker>) => this.#receive(event.data);
     watchForDeath((reason) => {
       // What finished before the end still gets to the page; nothing more starts here.
       this.#closing = true;
@@ -122,7 +139,7 @@ class ToolServer {
     return asker;
   }
 
-  #receive(message: PageToWorker): void {
+  receive(message: PageToWorker): void {
     switch (message?.t) {
       case 'calls':
         for (const call of message.calls) {
@@ -252,6 +269,23 @@ function asToolError(error: unknown, call: CallRequest): Error {
   }
   if (MoatError.isInstance(error)) return error as Error;
   return new ToolExecutionError({ toolName: call.name, toolCallId: call.toolCallId, cause: error });
+}
+
+/**
+ * Take the worker's `postMessage` for the server alone: the global and prototype ones are
+ * replaced (locked) by one that refuses, so tool code cannot post to the page.
+ */
+function takePostMessage(): (message: WorkerToPage) => void {
+  const original = self.postMessage.bind(self) as (message: unknown) => void;
+  const refuse = function postMessage() {
+    throw new TypeError('Tools cannot post messages to the page: return a result, or use runtime.emit');
+  };
+  for (let p: object | null = self; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    if (p === self || Object.hasOwn(p, 'postMessage')) {
+      Object.defineProperty(p, 'postMessage', { value: refuse, writable: false, configurable: false });
+    }
+  }
+  return (message) => original(message);
 }
 
 let watching = false;

@@ -45,9 +45,9 @@ describe('concurrency', () => {
   it('sends one model turn to each worker in one message', async () => {
     pool = testPool({ size: 2 });
     await pool.warm();
-    const original = MessagePort.prototype.postMessage;
+    const original = Worker.prototype.postMessage;
     const batches: number[] = [];
-    MessagePort.prototype.postMessage = function (this: MessagePort, message: unknown, ...rest: unknown[]) {
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
       if ((message as { t?: string })?.t === 'calls') batches.push((message as { calls: unknown[] }).calls.length);
       return (original as (...a: unknown[]) => void).call(this, message, ...rest);
     } as typeof original;
@@ -57,7 +57,7 @@ describe('concurrency', () => {
         1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
       ]);
     } finally {
-      MessagePort.prototype.postMessage = original;
+      Worker.prototype.postMessage = original;
     }
     expect(batches.sort()).toEqual([5, 5]);
   });

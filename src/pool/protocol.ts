@@ -2,9 +2,10 @@
  * The wire contract between the pool (page) and a tool worker. Types only: reading this file
  * tells the whole protocol.
  *
- * Setup goes over Comlink: the pool calls `connect(port, config)` on the worker's exposed
- * `WorkerControl` (and `describe()` when it needs the specs). Calls go over the dedicated
- * `MessagePort`, posted right away (the port holds them until the worker connects), batched: one `calls` message carries every call dispatched to that worker in
+ * Setup goes over Comlink, on a `MessagePort` the page sends first (`{ t: 'control', port }`):
+ * the pool calls `connect(config)` on the worker's `WorkerControl` (and `describe()` when it
+ * needs the specs). Calls go over the worker's own channel, posted right away (the worker holds
+ * them until it is connected), batched: one `calls` message carries every call dispatched to that worker in
  * the same tick, and one `out` message carries every delta, result and error the worker produced
  * in the same tick. Nothing waits for an acknowledgement.
  */
@@ -55,8 +56,8 @@ export interface ConnectReply {
 
 /** What `serveTools` exposes over Comlink. */
 export interface WorkerControl {
-  /** Take the call port and the policy; calls may already be waiting on the port. */
-  connect(port: MessagePort, config: WorkerConfig): Promise<ConnectReply>;
+  /** Take the policy and start serving; calls may already be waiting. */
+  connect(config: WorkerConfig): Promise<ConnectReply>;
   /** The tools' descriptors (JSON Schemas are built on this first request, not at start-up). */
   describe(): Promise<ToolDescriptor[]>;
 }
@@ -77,6 +78,8 @@ export interface CallRequest {
 }
 
 export type PageToWorker =
+  /** First message: the port `WorkerControl` is exposed on (Comlink). */
+  | { t: 'control'; port: MessagePort }
   | { t: 'calls'; calls: CallRequest[] }
   /** Abort these calls' `runtime.signal`. */
   | { t: 'cancel'; ids: number[] }

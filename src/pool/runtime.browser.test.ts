@@ -74,6 +74,11 @@ describe('tool runtime through the pool', () => {
     expect(resultValue(text)).toBe('tick 1');
   });
 
+  it('tool code cannot post to the page (no forged results)', async () => {
+    pool = testPool({ size: 1 });
+    expect(resultValue(await pool.call(call('post_to_page')))).toEqual(['TypeError', 'TypeError']);
+  });
+
   it('gives tools the specs of every tool served', async () => {
     pool = testPool();
     const names = resultValue(await pool.call(call('list_tools'))) as string[];

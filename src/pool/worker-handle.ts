@@ -1,4 +1,4 @@
-import { type Remote, releaseProxy, transfer, wrap } from 'comlink';
+import { type Remote, releaseProxy, wrap } from 'comlink';
 import {
   type CallRequest,
   type ConnectReply,
@@ -30,7 +30,9 @@ export interface WorkerEvents {
 export class WorkerHandle {
   readonly id: number;
   readonly #worker: Worker;
-  readonly #port: MessagePort;
+  /** The hot path: calls out and results in, on the worker's own channel. */
+  readonly #port: Worker;
+  readonly #control: MessagePort;
   readonly #events: WorkerEvents;
   readonly #started: Int32Array | undefined;
   /** Calls sent (or about to be), by pool id, in send order. */
@@ -60,9 +62,13 @@ export class WorkerHandle {
     this.networkAnswers = config.network.mode === 'ask' ? config.network.answers : undefined;
     const started = shared ? new SharedArrayBuffer(4) : undefined;
     this.#started = started ? new Int32Array(started) : undefined;
-    const channel = new MessageChannel();
-    this.#port = channel.port1;
-    this.#port.onmessage = (event: MessageEvent<WorkerToPage>) => this.#events.message(this, event.data);
+    // Setup goes over Comlink on a port of its own; calls and results use the worker's own
+    // channel, the cheapest there is (a MessagePort round trip costs about a fifth more).
+    const control = new MessageChannel();
+    this.#control = control.port1;
+    this.#port = worker;
+    worker.addEventListener('message', (event: MessageEvent<WorkerToPage>) => this.#events.message(this, event.data));
+    worker.postMessage({ t: 'control', port: control.port2 } satisfies PageToWorker, [control.port2]);
     worker.addEventListener('error', (event) => {
       event.preventDefault();
       this.#fail(
@@ -73,7 +79,7 @@ export class WorkerHandle {
     });
     worker.addEventListener('messageerror', () => this.#fail('a message from the worker could not be read'));
 
-    this.#remote = wrap<WorkerControl>(worker);
+    this.#remote = wrap<WorkerControl>(this.#control);
     const fullConfig: WorkerConfig = started ? { ...config, started } : config;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -85,7 +91,7 @@ export class WorkerHandle {
         startTimeoutMs,
       );
     });
-    this.ready = Promise.race([this.#remote.connect(transfer(channel.port2, [channel.port2]), fullConfig), timeout])
+    this.ready = Promise.race([this.#remote.connect(fullConfig), timeout])
       .then((reply: ConnectReply) => {
         this.#connected = true;
         return reply.names;
@@ -175,7 +181,7 @@ export class WorkerHandle {
     if (this.#dead) return;
     this.#dead = true;
     this.#worker.terminate();
-    this.#port.close();
+    this.#control.close();
     this.#remote[releaseProxy]();
   }
 
