@@ -3,8 +3,8 @@
  * as everything that is compared with them.
  */
 import { wrap } from 'comlink';
+import { oneMegabyteObject } from '../../test/records';
 import { type BenchCase, time } from '../case';
-import { oneMegabyteObject } from './data';
 
 const ROUND_TRIPS = 200;
 const IN_FLIGHT = 10_000;

@@ -2,7 +2,7 @@
 // The tools the pool benchmarks call, with zod/mini schemas (a smaller worker to load).
 import { defineTool, serveTools } from 'moat/worker';
 import * as z from 'zod/mini';
-import { oneMegabyteObject } from '../browser/data';
+import { oneMegabyteObject } from '../../test/records';
 
 let big: ReturnType<typeof oneMegabyteObject> | undefined;
 

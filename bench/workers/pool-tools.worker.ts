@@ -2,7 +2,7 @@
 // The tools the pool benchmarks call.
 import { defineTool, serveTools } from 'moat/worker';
 import * as z from 'zod';
-import { oneMegabyteObject } from '../browser/data';
+import { oneMegabyteObject } from '../../test/records';
 
 let big: ReturnType<typeof oneMegabyteObject> | undefined;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cancelled, inlineTools } from '../../test/inline-tools';
+import { cancelled, seedTools as inlineTools } from '../../test/seed-tools';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { StateMergeError } from '../errors/state-merge-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';

@@ -2,18 +2,12 @@
 // The tools the pool's browser tests run: well-behaved ones and every kind of misbehaviour.
 import { command, defineTool, serveTools, withArtifact } from 'moat/worker';
 import * as z from 'zod';
+import { oneMegabyteObject } from '../records';
+import { sleep } from '../sleep';
 
 const runs = new BroadcastChannel('moat-test-runs');
 /** Tell the test page this call really ran (to find lost or duplicated calls). */
 const ran = (toolCallId: string) => runs.postMessage(toolCallId);
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
 
 serveTools([
   defineTool({
@@ -121,15 +115,7 @@ serveTools([
     name: 'big',
     description: 'Return a large result.',
     input: z.object({ records: z.number().int() }),
-    run: ({ records }) =>
-      Array.from({ length: records }, (_, i) => ({
-        id: i,
-        name: `record number ${i} with a reasonably descriptive name`,
-        tags: ['alpha', 'beta', `tag-${i % 97}`, 'gamma-delta'],
-        score: i * 1.5,
-        ok: i % 2 === 0,
-        text: 'lorem ipsum dolor sit amet, consectetur adipiscing elit',
-      })),
+    run: ({ records }) => oneMegabyteObject().slice(0, records),
   }),
   defineTool({
     name: 'ticks',

@@ -1,20 +1,15 @@
-// Inline tools for the invoker's tests (they run on the page, or in Node).
+// The seed scenarios' tools: run inline (on the page, or in Node) and from a worker
+// (test/workers/seed-tools.worker.ts) by the invoker's tests.
 import * as z from 'zod/mini';
 import { defineTool } from '../worker/define-tool';
 import { command, withArtifact } from '../worker/results';
+import { sleep } from './sleep';
 
-export const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
+export { sleep };
 
 export const cancelled: string[] = [];
 
-export const inlineTools = [
+export const seedTools = [
   defineTool({
     name: 'get_weather',
     description: 'Weather in a city.',
@@ -114,4 +109,23 @@ export const inlineTools = [
       };
     })(),
   }),
+  defineTool({
+    name: 'remember',
+    description: 'Store a fact.',
+    input: z.object({ key: z.string(), value: z.string() }),
+    store: { namespaces: [['memory']] },
+    run: async ({ key, value }, { store }) => {
+      await store?.put(['memory'], key, { value });
+      return `Remembered ${key}`;
+    },
+  }),
+  defineTool({
+    name: 'recall',
+    description: 'Read a fact.',
+    input: z.object({ key: z.string() }),
+    store: { namespaces: [['memory']] },
+    run: async ({ key }, { store }) =>
+      ((await store?.get(['memory'], key))?.value as { value: string } | undefined)?.value ?? 'I do not know',
+  }),
+  defineTool({ name: 'noop', description: 'Return i.', input: z.object({ i: z.number() }), run: ({ i }) => i }),
 ];
