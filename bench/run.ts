@@ -163,11 +163,12 @@ function markdown(results: BenchResult[], meta: { isolated: boolean; browser: st
 }
 
 const date = new Date().toISOString();
+// Node cases first, on a quiet machine (a browser shutting down is not quiet).
+console.log('Node cases:');
+const nodeResults = await runNodeCases();
 console.log('Browser cases (headless Chromium):');
 const browserRun = await runBrowserCases();
 if (!browserRun.isolated) console.warn('  warning: the bench page is not cross-origin isolated; timers are coarse');
-console.log('Node cases:');
-const nodeResults = await runNodeCases();
 const measured = withRatios([...browserRun.results, ...nodeResults]);
 const results = [...measured, ...derivations.flatMap((derive) => derive(measured))];
 if (filters.length > 0) {
