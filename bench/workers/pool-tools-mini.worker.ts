@@ -1,33 +1,7 @@
 /// <reference lib="webworker" />
-// The tools the pool benchmarks call, with zod/mini schemas (a smaller worker to load).
-import { defineTool, serveTools } from 'moat/worker';
+// The pool benchmarks' tools with zod/mini schemas (a smaller worker to load).
+import { serveTools } from 'moat/worker';
 import * as z from 'zod/mini';
-import { oneMegabyteObject } from '../../test/records';
+import { poolTools } from './pool-tools';
 
-let big: ReturnType<typeof oneMegabyteObject> | undefined;
-
-serveTools([
-  defineTool({
-    name: 'noop',
-    description: 'Return the number given.',
-    input: z.object({ i: z.number() }),
-    run: ({ i }) => i,
-  }),
-  defineTool({
-    name: 'big',
-    description: 'Return about 1 MB of records.',
-    input: z.object({}),
-    run: () => (big ??= oneMegabyteObject()),
-  }),
-  defineTool({
-    name: 'spin',
-    description: 'Burn CPU for ms milliseconds (forever when negative).',
-    input: z.object({ ms: z.number() }),
-    run: ({ ms }) => {
-      const end = ms < 0 ? Number.POSITIVE_INFINITY : performance.now() + ms;
-      let n = 0;
-      while (performance.now() < end) n++;
-      return n;
-    },
-  }),
-]);
+serveTools(poolTools({ number: z.object({ i: z.number() }), empty: z.object({}), ms: z.object({ ms: z.number() }) }));

@@ -2,6 +2,7 @@
 // Tools that use runtime.store: the pool opens the same IndexedDB database as the page.
 import { defineTool, serveTools } from 'moat/worker';
 import * as z from 'zod/mini';
+import { seedTools } from '../seed-tools';
 
 serveTools([
   defineTool({
@@ -15,23 +16,7 @@ serveTools([
       return times;
     },
   }),
-  defineTool({
-    name: 'remember',
-    description: 'Store a fact.',
-    input: z.object({ key: z.string(), value: z.string() }),
-    store: { namespaces: [['memory']] },
-    run: async ({ key, value }, { store }) => {
-      await store?.put(['memory'], key, { value });
-      return `Remembered ${key}`;
-    },
-  }),
-  defineTool({
-    name: 'recall',
-    description: 'Read a fact back.',
-    input: z.object({ key: z.string() }),
-    store: { namespaces: [['memory']] },
-    run: async ({ key }, { store }) => (await store?.get(['memory'], key))?.value ?? null,
-  }),
+  ...seedTools.filter((t) => t.name === 'remember' || t.name === 'recall'),
   defineTool({
     name: 'peek',
     description: 'Try to read outside the allowed namespaces.',
