@@ -371,12 +371,15 @@ class IndexedDBStore implements Store {
         // Only puts: ask for what they replace, then write everything in the same breath (the
         // reads were asked first, so they see the old records), then rewrite only the records
         // that existed, to keep their createdAt. All inside this transaction.
-        const last = new Map<string, StoredRecord>();
+        const written: StoredRecord[] = [];
         readExisting(
           store,
           ops,
           guard,
           (existing) => {
+            if (existing.size === 0) return; // all new: nothing to rewrite
+            const last = new Map<string, StoredRecord>();
+            for (const record of written) last.set(keyId(record.ns, record.key), record);
             for (const [id, before] of existing) {
               const live = this.#live(before, at);
               const record = last.get(id);
@@ -389,7 +392,7 @@ class IndexedDBStore implements Store {
         );
         for (const op of ops as Extract<StoreOp, { op: 'put' }>[]) {
           const record = this.#record(op.namespace, op.key, op.value, undefined, op.ttlMs, at);
-          last.set(keyId(op.namespace, op.key), record);
+          written.push(record);
           store.put(record);
         }
         return;
@@ -430,8 +433,9 @@ const SPARSE = Symbol('sparse batch');
 
 type Guard = <A extends unknown[]>(fn: (...args: A) => void) => (...args: A) => void;
 
+/** One string per item: labels and key cannot hold `\u0000`, so joining on it is unambiguous. */
 function keyId(namespace: string[], key: string): string {
-  return JSON.stringify([namespace, key]);
+  return `${namespace.join('\u0000')}\u0000\u0000${key}`;
 }
 
 /** Below this many keys of one namespace in a batch, read them one by one rather than as a range. */
@@ -454,7 +458,7 @@ function readExisting(
   const byNamespace = new Map<string, { ns: string[]; keys: Set<string> }>();
   for (const op of ops) {
     if (op.op !== 'put') continue;
-    const nsId = JSON.stringify(op.namespace);
+    const nsId = op.namespace.join('\u0000');
     let group = byNamespace.get(nsId);
     if (!group) {
       group = { ns: op.namespace, keys: new Set() };
