@@ -130,6 +130,17 @@ describe('openai-chat decoder', () => {
     expect(message.toolCalls).toEqual([{ id: 'late', name: 'named', args: { a: 1 } }]);
   });
 
+  it('a call whose name never comes is an invalid call at the end, with no start part', () => {
+    const { parts, message } = run('openai-chat', [
+      chunk({ tool_calls: [tc(0, { id: 'nameless', args: '{"a":1}' })] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    expect(parts.map((p) => p.type)).toEqual(['invalid-tool-call', 'finish']);
+    expect(message.invalidToolCalls).toEqual([
+      { id: 'nameless', args: '{"a":1}', error: 'The tool call has no tool name.' },
+    ]);
+  });
+
   it('a truncated stream: complete calls kept, cut-off ones invalid with their text, a truncated diagnostic', () => {
     const decoder = createStreamDecoder('openai-chat');
     decoder.push(chunk({ tool_calls: [tc(0, { id: 'ok', name: 'f', args: '{"a":1}' })] }));

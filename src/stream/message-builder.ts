@@ -118,21 +118,25 @@ export class MessageBuilder {
     (bucket[field] as Record<string, unknown>)[key] = value;
   }
 
-  /** Begin a tool call under a provider key. The id is synthesized when the provider has none. */
-  start(key: string, id: string | undefined, name: string): StreamPart[] {
+  /**
+   * Begin a tool call under a provider key. The id is synthesized when the provider has none.
+   * `quiet` records it without a `tool-input-start` part (a call that never got a name).
+   */
+  start(key: string, id: string | undefined, name: string, quiet = false): StreamPart[] {
     const ordinal = this.#order.length;
     const call: CallState = { id: this.#ids.take(id), name, ordinal, text: '', parser: createPartialJsonParser() };
     this.#calls.set(key, call);
     this.#order.push(call);
-    return [{ type: 'tool-input-start', id: call.id, name: call.name, index: ordinal }];
+    return quiet ? [] : [{ type: 'tool-input-start', id: call.id, name: call.name, index: ordinal }];
   }
 
-  /** More argument text for an open call. */
-  args(key: string, delta: string): StreamPart[] {
+  /** More argument text for an open call (`quiet`: recorded, no `tool-input-delta` part). */
+  args(key: string, delta: string, quiet = false): StreamPart[] {
     const call = this.#calls.get(key);
     if (!call || call.done || !delta) return [];
     call.text += delta;
     const value = call.parser.push(delta);
+    if (quiet) return [];
     return [{ type: 'tool-input-delta', id: call.id, delta, partialArgs: isPlainObject(value) ? value : {} }];
   }
 
@@ -185,12 +189,12 @@ export class MessageBuilder {
   end(key: string): StreamPart[] {
     const call = this.#calls.get(key);
     if (!call || call.done) return [];
-    return [this.#close(call, false)];
+    return [this.#close(call)];
   }
 
-  /** Close every open call; `partial` accepts cut-off arguments (for a snapshot). */
+  /** Close every open call, judging its arguments strictly (cut-off ones make invalid calls). */
   endAll(): StreamPart[] {
-    return this.#order.filter((c) => !c.done).map((c) => this.#close(c, false));
+    return this.#order.filter((c) => !c.done).map((c) => this.#close(c));
   }
 
   #settle(call: CallState, partial: boolean): NonNullable<CallState['done']> {
@@ -201,8 +205,8 @@ export class MessageBuilder {
     return parsed.valid ? { toolCall: parsed.toolCall } : { invalidToolCall: parsed.invalidToolCall };
   }
 
-  #close(call: CallState, partial: boolean): StreamPart {
-    call.done = this.#settle(call, partial);
+  #close(call: CallState): StreamPart {
+    call.done = this.#settle(call, false);
     return 'toolCall' in call.done
       ? { type: 'tool-call', toolCall: call.done.toolCall }
       : { type: 'invalid-tool-call', invalidToolCall: call.done.invalidToolCall };

@@ -97,13 +97,12 @@ export class OpenAIChatDecoder extends BaseDecoder {
   }
 
   protected override beforeFlush(): StreamPart[] {
-    // Fragments that never got a name become invalid calls.
-    const parts: StreamPart[] = [];
+    // Fragments that never got a name become invalid calls (closed by the flush that follows).
     for (const [key, pending] of this.#pending) {
-      parts.push(...this.builder.start(key, pending.id, ''));
-      parts.push(...this.builder.args(key, pending.args));
+      this.builder.start(key, pending.id, '', true);
+      this.builder.args(key, pending.args, true);
     }
     this.#pending.clear();
-    return parts.filter((p) => p.type !== 'tool-input-start' && p.type !== 'tool-input-delta');
+    return [];
   }
 }
