@@ -1,7 +1,6 @@
 /**
  * Anthropic Messages API: a message → `AIMessage`, history → `{ system, messages }`.
  */
-import { aiMessage } from '../messages/constructors';
 import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
@@ -74,18 +73,18 @@ export function fromAnthropic(response: unknown): AIMessage {
     } else if (block.type === 'redacted_thinking')
       thinking.push({ type: 'redacted_thinking', data: str(block.data) ?? '' });
   }
-  const message = aiMessage({ content: text, toolCalls: calls.toolCalls, invalidToolCalls: calls.invalidToolCalls });
-  const stopReason = anthropicStopReason(r.stop_reason);
-  if (stopReason) message.stopReason = stopReason;
-  const id = str(r.id);
-  if (id) message.id = id;
-  if (reasoning) message.reasoning = reasoning;
-  const usage = anthropicUsage(r.usage);
-  if (usage) message.usage = usage;
   const model = str(r.model);
-  if (model || thinking.length > 0)
-    message.metadata = { anthropic: compact({ model, thinking: thinking.length ? thinking : undefined }) };
-  return message;
+  return calls.message({
+    content: text,
+    stopReason: anthropicStopReason(r.stop_reason),
+    id: str(r.id),
+    reasoning,
+    usage: anthropicUsage(r.usage),
+    metadata:
+      model || thinking.length > 0
+        ? { anthropic: compact({ model, thinking: thinking.length ? thinking : undefined }) }
+        : undefined,
+  });
 }
 
 export interface AnthropicRequest {

@@ -2,7 +2,6 @@
  * Google Gemini `generateContent` (AI Studio and Vertex): a response → `AIMessage`, history →
  * `{ systemInstruction, contents }`.
  */
-import { aiMessage } from '../messages/constructors';
 import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
 import { type JSONSchema, type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
@@ -84,21 +83,16 @@ export function fromGemini(response: unknown): AIMessage {
       if (signature && !meta.textThoughtSignature) meta.textThoughtSignature = signature;
     }
   }
-  const message = aiMessage({ content: text, toolCalls: calls.toolCalls, invalidToolCalls: calls.invalidToolCalls });
-  const stopReason = geminiStopReason(
-    candidate.finishReason,
-    calls.toolCalls.length + calls.invalidToolCalls.length > 0,
-  );
-  if (stopReason) message.stopReason = stopReason;
-  const id = str(r.responseId);
-  if (id) message.id = id;
-  if (reasoning) message.reasoning = reasoning;
-  const usage = geminiUsage(r.usageMetadata);
-  if (usage) message.usage = usage;
   const model = str(r.modelVersion);
   if (model) meta.model = model;
-  if (Object.keys(meta).length > 0) message.metadata = { gemini: meta };
-  return message;
+  return calls.message({
+    content: text,
+    stopReason: geminiStopReason(candidate.finishReason, calls.any),
+    id: str(r.responseId),
+    reasoning,
+    usage: geminiUsage(r.usageMetadata),
+    metadata: Object.keys(meta).length > 0 ? { gemini: meta } : undefined,
+  });
 }
 
 export interface GeminiRequest {

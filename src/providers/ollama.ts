@@ -2,7 +2,6 @@
  * Ollama's native chat API (`/api/chat`, NDJSON when streaming): a response → `AIMessage`,
  * history → `messages`. (Ollama's OpenAI-compatible `/v1` endpoint uses `openai-chat`.)
  */
-import { aiMessage } from '../messages/constructors';
 import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
@@ -40,20 +39,14 @@ export function fromOllama(response: unknown): AIMessage {
     const fn = obj(c.function);
     calls.fromText(str(c.id), str(fn.name), fn.arguments);
   }
-  const message = aiMessage({
-    content: str(m.content) ?? '',
-    toolCalls: calls.toolCalls,
-    invalidToolCalls: calls.invalidToolCalls,
-  });
-  const stopReason = ollamaStopReason(r.done_reason, calls.toolCalls.length + calls.invalidToolCalls.length > 0);
-  if (stopReason) message.stopReason = stopReason;
-  const reasoning = str(m.thinking);
-  if (reasoning) message.reasoning = reasoning;
-  const usage = ollamaUsage(r);
-  if (usage) message.usage = usage;
   const model = str(r.model);
-  if (model) message.metadata = { ollama: { model } };
-  return message;
+  return calls.message({
+    content: str(m.content) ?? '',
+    stopReason: ollamaStopReason(r.done_reason, calls.any),
+    reasoning: str(m.thinking),
+    usage: ollamaUsage(r),
+    metadata: model ? { ollama: { model } } : undefined,
+  });
 }
 
 /**

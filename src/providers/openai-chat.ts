@@ -3,7 +3,6 @@
  * Alibaba, vLLM, Ollama's /v1, …): responses → `AIMessage`, history → request messages.
  */
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
-import { aiMessage } from '../messages/constructors';
 import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
 import { strictModeProblems, type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
@@ -68,26 +67,18 @@ export function fromOpenAIChat(response: unknown): AIMessage {
   const legacy = obj(m.function_call);
   if (str(legacy.name)) calls.fromText(undefined, str(legacy.name), legacy.arguments);
 
-  const message = aiMessage({
-    content: contentText(m.content),
-    toolCalls: calls.toolCalls,
-    invalidToolCalls: calls.invalidToolCalls,
-  });
   const stopReason = openAIChatStopReason(choice?.finish_reason);
-  // Some compatible servers say 'stop' after tool calls.
-  if (stopReason)
-    message.stopReason =
-      stopReason === 'end' && calls.toolCalls.length + calls.invalidToolCalls.length > 0 ? 'tool-calls' : stopReason;
-  const id = str(r.id);
-  if (id) message.id = id;
-  const reasoning = str(m.reasoning_content) ?? str(m.reasoning);
-  if (reasoning) message.reasoning = reasoning;
-  const usage = openAIChatUsage(r.usage);
-  if (usage) message.usage = usage;
   const model = str(r.model);
   const refusal = str(m.refusal);
-  if (model || refusal) message.metadata = { openai: compact({ model, refusal }) };
-  return message;
+  return calls.message({
+    content: contentText(m.content),
+    // Some compatible servers say 'stop' after tool calls.
+    stopReason: stopReason === 'end' && calls.any ? 'tool-calls' : stopReason,
+    id: str(r.id),
+    reasoning: str(m.reasoning_content) ?? str(m.reasoning),
+    usage: openAIChatUsage(r.usage),
+    metadata: model || refusal ? { openai: compact({ model, refusal }) } : undefined,
+  });
 }
 
 export interface ToOpenAIChatOptions {

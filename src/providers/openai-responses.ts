@@ -1,7 +1,6 @@
 /**
  * OpenAI Responses API: a response's `output` items → `AIMessage`, history → `input` items.
  */
-import { aiMessage } from '../messages/constructors';
 import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
 import { checkStrict, type ToOpenAIToolsOptions } from './openai-chat';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
@@ -74,17 +73,15 @@ export function fromOpenAIResponses(response: unknown): AIMessage {
     text += got.text;
     reasoning += got.reasoning;
   }
-  const message = aiMessage({ content: text, toolCalls: calls.toolCalls, invalidToolCalls: calls.invalidToolCalls });
-  const stopReason = openAIResponsesStopReason(r, calls.toolCalls.length + calls.invalidToolCalls.length > 0);
-  if (stopReason) message.stopReason = stopReason;
-  const id = str(r.id);
-  if (id) message.id = id;
-  if (reasoning) message.reasoning = reasoning;
-  const usage = openAIResponsesUsage(r.usage);
-  if (usage) message.usage = usage;
   const model = str(r.model);
-  if (model) message.metadata = { openai: { model } };
-  return message;
+  return calls.message({
+    content: text,
+    stopReason: openAIResponsesStopReason(r, calls.any),
+    id: str(r.id),
+    reasoning,
+    usage: openAIResponsesUsage(r.usage),
+    metadata: model ? { openai: { model } } : undefined,
+  });
 }
 
 /**

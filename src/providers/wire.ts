@@ -3,8 +3,9 @@
  * the documented shape. Each returns a safe default instead of throwing.
  */
 import { isPlainObject } from '../json/json-value';
+import { aiMessage } from '../messages/constructors';
 import { parseToolCall, toolCallFromArgs } from '../messages/parse-tool-call';
-import type { InvalidToolCall, ToolCall } from '../messages/types';
+import type { AIMessage, InvalidToolCall, StopReason, ToolCall, Usage } from '../messages/types';
 
 export type Obj = Record<string, unknown>;
 
@@ -56,6 +57,33 @@ export class CallCollector {
 
   constructor(prefix?: string) {
     this.ids = new IdAllocator(prefix);
+  }
+
+  /** True when the model called at least one tool (valid or not). */
+  get any(): boolean {
+    return this.toolCalls.length + this.invalidToolCalls.length > 0;
+  }
+
+  /** The AI message holding these calls; fields that are undefined or empty are left out. */
+  message(fields: {
+    content: string;
+    stopReason: StopReason | undefined;
+    id?: string | undefined;
+    reasoning?: string | undefined;
+    usage: Usage | undefined;
+    metadata: Record<string, unknown> | undefined;
+  }): AIMessage {
+    const message = aiMessage({
+      content: fields.content,
+      toolCalls: this.toolCalls,
+      invalidToolCalls: this.invalidToolCalls,
+    });
+    if (fields.stopReason) message.stopReason = fields.stopReason;
+    if (fields.id) message.id = fields.id;
+    if (fields.reasoning) message.reasoning = fields.reasoning;
+    if (fields.usage) message.usage = fields.usage;
+    if (fields.metadata) message.metadata = fields.metadata;
+    return message;
   }
 
   /** A call whose arguments are JSON text (OpenAI); an object is accepted too (some compatible servers). */
