@@ -22,7 +22,8 @@ export interface ToolCallInput {
 
 /** What the runner gives the tool besides its call. */
 export interface ToolRunEnvironment {
-  signal: AbortSignal;
+  /** The call's abort signal, asked for only when the tool (or a stream it returns) needs it. */
+  signal(): AbortSignal;
   emit(delta: unknown): void;
   /** The store for this tool (already limited to its namespaces), on first use. */
   store(): Store | undefined;
@@ -65,20 +66,7 @@ function invoke(
       issues: toIssues(parsed.error.issues),
     });
   }
-  const declared = tool.state;
-  const runtime: ToolRuntime = {
-    toolCallId: call.toolCallId,
-    signal: env.signal,
-    emit: env.emit,
-    state: declared === undefined ? undefined : 'whole' in declared ? call.state : pick(call.state, declared.field),
-    context: call.context,
-    get store() {
-      return env.store();
-    },
-    get tools() {
-      return env.tools();
-    },
-  };
+  const runtime = new Runtime(tool, call, env);
   let returned: unknown;
   try {
     returned = tool.run(parsed.data, runtime);
@@ -116,13 +104,13 @@ async function finish(
 }
 
 /** Run to the result: a value, a promise, or an async iterable of deltas (its return value, or last item, is the result). */
-async function drain(value: unknown, emit: (delta: unknown) => void, signal: AbortSignal): Promise<unknown> {
+async function drain(value: unknown, emit: (delta: unknown) => void, signal: () => AbortSignal): Promise<unknown> {
   if (!isAsyncIterable(value)) return await value;
   const iterator = value[Symbol.asyncIterator]();
   let last: unknown;
   try {
     while (true) {
-      signal.throwIfAborted();
+      signal().throwIfAborted();
       const step = await iterator.next();
       if (step.done) return step.value !== undefined ? step.value : last;
       last = step.value;
@@ -140,6 +128,42 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
     value !== null &&
     typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
   );
+}
+
+/**
+ * The `runtime` a tool receives. Made for every call, so it is cheap: the signal, the store and
+ * the tool list are fetched on first use (getters on the prototype), the rest are plain fields.
+ */
+class Runtime implements ToolRuntime {
+  readonly toolCallId: string;
+  readonly emit: (delta: unknown) => void;
+  readonly state: unknown;
+  readonly context: unknown;
+  readonly #env: ToolRunEnvironment;
+  #store: { value: Store | undefined } | undefined;
+
+  constructor(tool: ToolDefinition, call: ToolCallInput, env: ToolRunEnvironment) {
+    const declared = tool.state;
+    this.toolCallId = call.toolCallId;
+    this.emit = env.emit;
+    this.state =
+      declared === undefined ? undefined : 'whole' in declared ? call.state : pick(call.state, declared.field);
+    this.context = call.context;
+    this.#env = env;
+  }
+
+  get signal(): AbortSignal {
+    return this.#env.signal();
+  }
+
+  get store(): Store | undefined {
+    this.#store ??= { value: this.#env.store() };
+    return this.#store.value;
+  }
+
+  get tools(): readonly ToolSpec[] {
+    return this.#env.tools();
+  }
 }
 
 function pick(state: unknown, field: string): unknown {

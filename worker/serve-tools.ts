@@ -7,10 +7,19 @@ import { ToolExecutionError } from '../src/errors/tool-execution-error';
 import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
 import { ToolOutputError } from '../src/errors/tool-output-error';
 import {
+  CALL_STRIDE,
+  type CallBatch,
+  type CallExtras,
   type CallRequest,
   type CallResult,
   type ConnectReply,
-  type OutItem,
+  OUT_DELTA,
+  OUT_ERROR,
+  OUT_JSON,
+  OUT_RESULT,
+  OUT_STRIDE,
+  OUT_TEXT,
+  type OutBatch,
   type PageToWorker,
   PROTOCOL_VERSION,
   STOP_BIT,
@@ -70,7 +79,7 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
   let exposed = false;
   self.addEventListener('message', (event: MessageEvent<PageToWorker>) => {
     const message = event.data;
-    if (message?.t === 'control') {
+    if (!Array.isArray(message) && message?.t === 'control') {
       if (!exposed) expose(control, message.port);
       exposed = true;
     } else if (server && early.length === 0) server.receive(message);
@@ -85,14 +94,17 @@ class ToolServer {
   readonly #port: { postMessage(message: WorkerToPage): void };
   readonly #tools: Map<string, ToolDefinition>;
   readonly #specs: () => readonly ToolSpec[];
-  readonly #running = new Map<number, AbortController>();
+  readonly #running = new Map<number, RunningCall>();
   readonly #started: Int32Array | undefined;
-  #outbox: OutItem[] = [];
+  /** Results, errors and deltas not posted yet, encoded as an `OutBatch`. */
+  #outbox: OutBatch = [];
   #lastFlush = 0;
   readonly #storeName: string | undefined;
   #store: Store | undefined;
   #closing = false;
   #flushScheduled = false;
+  /** True while a batch of calls is being started: results wait for the flush at its end. */
+  #receiving = false;
   #asks = 0;
   readonly #pendingAsks = new Map<number, (allow: boolean) => void>();
 
@@ -140,15 +152,11 @@ class ToolServer {
   }
 
   receive(message: PageToWorker): void {
+    if (Array.isArray(message)) {
+      this.#receiveCalls(message);
+      return;
+    }
     switch (message?.t) {
-      case 'calls':
-        for (const call of message.calls) {
-          // Results finished a while ago go out before the next call starts: if that call hogs
-          // the worker until it is stopped, they are not lost with it.
-          if (this.#outbox.length > 0 && performance.now() - this.#lastFlush > FLUSH_AFTER_MS) this.#flush();
-          this.#start(call);
-        }
-        break;
       case 'cancel':
         for (const id of message.ids)
           this.#running.get(id)?.abort(new DOMException('The call was cancelled', 'AbortError'));
@@ -160,6 +168,30 @@ class ToolServer {
     }
   }
 
+  #receiveCalls(batch: CallBatch): void {
+    this.#receiving = true;
+    try {
+      for (let i = 0; i + CALL_STRIDE <= batch.length; i += CALL_STRIDE) {
+        // Results finished a while ago go out before the next call starts: if that call hogs
+        // the worker until it is stopped, they are not lost with it.
+        if (this.#outbox.length > 0 && performance.now() - this.#lastFlush > FLUSH_AFTER_MS) this.#flush();
+        const extras = batch[i + 4];
+        const call: CallRequest = {
+          id: batch[i] as number,
+          toolCallId: batch[i + 1] as string,
+          name: batch[i + 2] as string,
+          args: batch[i + 3] as Record<string, unknown>,
+        };
+        this.#start(extras ? Object.assign(call, extras as CallExtras) : call);
+      }
+    } finally {
+      this.#receiving = false;
+    }
+    // What the batch answered synchronously goes out now, before anything else runs: the page
+    // is often still awake to take it.
+    this.#flush();
+  }
+
   /**
    * Start a call. Everything up to the tool's first `await` runs now, in the order the calls
    * arrived, so the shared started count says exactly which calls have begun.
@@ -169,27 +201,27 @@ class ToolServer {
     // The page sets STOP_BIT when it gives up on this worker; calls not started by then are
     // re-sent elsewhere, so they must not run here.
     if (this.#started && Atomics.add(this.#started, 0, 1) & STOP_BIT) return;
-    const controller = new AbortController();
-    this.#running.set(call.id, controller);
+    const running = new RunningCall();
+    this.#running.set(call.id, running);
     let outcome: CallResult | Promise<CallResult>;
     try {
-      outcome = this.#run(call, controller.signal);
+      outcome = this.#run(call, running);
     } catch (error) {
       outcome = Promise.reject(error);
     }
     // A tool that answered synchronously is done now: its result waits in the outbox.
     if (!(outcome instanceof Promise)) {
-      this.#send({ k: 'result', id: call.id, result: outcome });
+      this.#result(call.id, outcome);
       return;
     }
     outcome.then(
-      (result) => this.#send({ k: 'result', id: call.id, result }),
-      (error: unknown) => this.#send({ k: 'error', id: call.id, error: serializeError(asToolError(error, call)) }),
+      (result) => this.#result(call.id, result),
+      (error: unknown) => this.#send(OUT_ERROR, call.id, serializeError(asToolError(error, call))),
     );
   }
 
   /** Synchronous until the tool itself awaits (or its input schema is async): a plain tool answers at once. */
-  #run(call: CallRequest, signal: AbortSignal): CallResult | Promise<CallResult> {
+  #run(call: CallRequest, running: RunningCall): CallResult | Promise<CallResult> {
     const tool = this.#tools.get(call.name);
     if (!tool)
       throw new ToolNotFoundError({
@@ -198,9 +230,9 @@ class ToolServer {
         available: [...this.#tools.keys()],
       });
     return executeTool(tool, call, {
-      signal,
+      signal: () => running.signal,
       emit: (delta) => {
-        if (this.#running.has(call.id)) this.#send({ k: 'delta', id: call.id, delta });
+        if (this.#running.has(call.id)) this.#send(OUT_DELTA, call.id, delta);
       },
       store: () => this.#storeFor(tool, call),
       tools: this.#specs,
@@ -216,10 +248,16 @@ class ToolServer {
       : this.#store;
   }
 
-  #send(item: OutItem): void {
-    if (item.k !== 'delta') this.#running.delete(item.id);
-    this.#outbox.push(item);
-    if (this.#flushScheduled) return;
+  /** A result with nothing but its content goes as the bare content string. */
+  #result(id: number, result: CallResult): void {
+    if (result.artifact !== undefined || result.update !== undefined) this.#send(OUT_RESULT, id, result);
+    else this.#send(result.kind === 'json' ? OUT_JSON : OUT_TEXT, id, result.content);
+  }
+
+  #send(kind: number, id: number, payload: unknown): void {
+    if (kind !== OUT_DELTA) this.#running.delete(id);
+    this.#outbox.push(kind, id, payload);
+    if (this.#flushScheduled || this.#receiving) return;
     this.#flushScheduled = true;
     queueMicrotask(() => this.#flush());
   }
@@ -228,27 +266,25 @@ class ToolServer {
     this.#flushScheduled = false;
     if (this.#outbox.length === 0) return;
     this.#lastFlush = performance.now();
-    const items = this.#outbox;
+    const batch = this.#outbox;
     this.#outbox = [];
     try {
-      this.#port.postMessage({ t: 'out', items } satisfies WorkerToPage);
+      this.#port.postMessage(batch);
     } catch {
       // Something in the batch cannot be cloned (an artifact or a delta): send what can be, and
-      // fail the calls whose items cannot.
-      for (const item of items) {
+      // fail the calls whose entries cannot.
+      for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
+        const [kind, id] = [batch[i] as number, batch[i + 1] as number];
         try {
-          this.#port.postMessage({ t: 'out', items: [item] } satisfies WorkerToPage);
+          this.#port.postMessage([kind, id, batch[i + 2]]);
         } catch (error) {
-          const what = item.k === 'delta' ? 'a streamed delta' : 'its artifact';
+          const what = kind === OUT_DELTA ? 'a streamed delta' : 'its artifact';
           const failure = new ToolOutputError({
             reason: `${what} cannot be sent to the page (${error instanceof Error ? error.message : String(error)})`,
           });
-          this.#running.get(item.id)?.abort(failure);
-          this.#running.delete(item.id);
-          this.#port.postMessage({
-            t: 'out',
-            items: [{ k: 'error', id: item.id, error: serializeError(failure) }],
-          } satisfies WorkerToPage);
+          this.#running.get(id)?.abort(failure);
+          this.#running.delete(id);
+          this.#port.postMessage([OUT_ERROR, id, serializeError(failure)]);
         }
       }
     }
@@ -256,6 +292,32 @@ class ToolServer {
 
   #post(message: WorkerToPage): void {
     this.#port.postMessage(message);
+  }
+}
+
+/**
+ * A call being run. Its `AbortController` is made only when the tool looks at its signal (most
+ * never do); an abort that comes first is kept and applied then.
+ */
+class RunningCall {
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#controller) this.#controller.abort(reason);
+    else if (!this.#aborted) {
+      this.#aborted = true;
+      this.#reason = reason;
+    }
   }
 }
 

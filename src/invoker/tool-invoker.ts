@@ -319,6 +319,7 @@ export class ToolInvoker {
     const inline = this.#inline.get(toolCall.name);
     if (inline) {
       const store = this.#store;
+      let signal = options.signal;
       return Promise.resolve(
         executeTool(
           inline,
@@ -331,7 +332,7 @@ export class ToolInvoker {
             ...(this.#resultFormat ? { resultFormat: this.#resultFormat } : {}),
           },
           {
-            signal: options.signal ?? new AbortController().signal,
+            signal: () => (signal ??= new AbortController().signal),
             emit: onDelta,
             store: () =>
               store && inline.storeNamespaces

@@ -10,6 +10,7 @@ import { ToolOutputError } from '../errors/tool-output-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
+import { CALL_STRIDE } from './protocol';
 import { resultValue, type ToolResult } from './tool-result';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
 
@@ -48,7 +49,7 @@ describe('concurrency', () => {
     const original = Worker.prototype.postMessage;
     const batches: number[] = [];
     Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
-      if ((message as { t?: string })?.t === 'calls') batches.push((message as { calls: unknown[] }).calls.length);
+      if (Array.isArray(message)) batches.push(message.length / CALL_STRIDE);
       return (original as (...a: unknown[]) => void).call(this, message, ...rest);
     } as typeof original;
     try {

@@ -1,13 +1,17 @@
 /**
- * The wire contract between the pool (page) and a tool worker. Types only: reading this file
- * tells the whole protocol.
+ * The wire contract between the pool (page) and a tool worker: types and the few constants of
+ * the encoding. Reading this file tells the whole protocol.
  *
  * Setup goes over Comlink, on a `MessagePort` the page sends first (`{ t: 'control', port }`):
  * the pool calls `connect(config)` on the worker's `WorkerControl` (and `describe()` when it
  * needs the specs). Calls go over the worker's own channel, posted right away (the worker holds
- * them until it is connected), batched: one `calls` message carries every call dispatched to that worker in
- * the same tick, and one `out` message carries every delta, result and error the worker produced
+ * them until it is connected), batched: one `CallBatch` carries every call dispatched to that
+ * worker in the same tick, and one `OutBatch` every delta, result and error the worker produced
  * in the same tick. Nothing waits for an acknowledgement.
+ *
+ * The two batches are the hot path, so they are flat arrays: a flat array of strings and numbers
+ * costs about half as much to clone as the same data in nested objects, and a round trip clones
+ * twice. Every other message is an object with a `t` tag.
  */
 import type { SerializedError } from '../errors/serialize-error';
 import type { ToolSpec } from '../providers/tool-spec';
@@ -77,10 +81,34 @@ export interface CallRequest {
   resultFormat?: ResultFormat;
 }
 
+/** What a call carries beyond its id, name and arguments; sent only when there is any. */
+export type CallExtras = Pick<CallRequest, 'state' | 'context' | 'resultFormat'>;
+
+/**
+ * Calls for a worker, `CALL_STRIDE` entries each: `id, toolCallId, name, args, extras`, where
+ * `extras` is `0` when the call has none.
+ */
+export type CallBatch = (number | string | Record<string, unknown> | CallExtras)[];
+export const CALL_STRIDE = 5;
+
+/**
+ * What a worker produced, `OUT_STRIDE` entries each: `kind, id, payload`. The payload of
+ * `OUT_TEXT` and `OUT_JSON` is the result's content (a result with nothing else, the usual
+ * case); `OUT_RESULT` carries a whole `CallResult` (one with an artifact or a state update),
+ * `OUT_ERROR` a `SerializedError`, `OUT_DELTA` the delta.
+ */
+export type OutBatch = (number | string | CallResult | SerializedError | unknown)[];
+export const OUT_STRIDE = 3;
+export const OUT_TEXT = 0;
+export const OUT_JSON = 1;
+export const OUT_RESULT = 2;
+export const OUT_ERROR = 3;
+export const OUT_DELTA = 4;
+
 export type PageToWorker =
   /** First message: the port `WorkerControl` is exposed on (Comlink). */
   | { t: 'control'; port: MessagePort }
-  | { t: 'calls'; calls: CallRequest[] }
+  | CallBatch
   /** Abort these calls' `runtime.signal`. */
   | { t: 'cancel'; ids: number[] }
   /** The answer to a `net?` question (message form of `'ask'`). */
@@ -98,13 +126,8 @@ export interface CallResult {
   update?: Record<string, unknown>;
 }
 
-export type OutItem =
-  | { k: 'delta'; id: number; delta: unknown }
-  | { k: 'result'; id: number; result: CallResult }
-  | { k: 'error'; id: number; error: SerializedError };
-
 export type WorkerToPage =
-  | { t: 'out'; items: OutItem[] }
+  | OutBatch
   /** May this URL be reached? (message form of `'ask'`; `slot` set when answered through memory) */
   | { t: 'net?'; ask: number; url: string; api: string; slot?: number }
   /** The worker is going away (`self.close()`, an uncaught error): its calls will not finish. */

@@ -1,5 +1,7 @@
 import { type Remote, releaseProxy, wrap } from 'comlink';
 import {
+  CALL_STRIDE,
+  type CallBatch,
   type CallRequest,
   type ConnectReply,
   type PageToWorker,
@@ -38,6 +40,7 @@ export class WorkerHandle {
   /** Calls sent (or about to be), by pool id, in send order. */
   readonly calls = new Map<number, Dispatched>();
   #outbox: CallRequest[] = [];
+  /** A flush is queued for the end of this tick: calls sent until then go with it. */
   #flushScheduled = false;
   #seq = 0;
   #connected = false;
@@ -127,7 +130,12 @@ export class WorkerHandle {
   send(request: CallRequest): void {
     this.calls.set(request.id, { request, seq: -1 });
     this.#outbox.push(request);
-    this.#scheduleFlush();
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    queueMicrotask(() => {
+      this.#flushScheduled = false;
+      this.#flush();
+    });
   }
 
   /**
@@ -185,19 +193,12 @@ export class WorkerHandle {
     this.#remote[releaseProxy]();
   }
 
-  #scheduleFlush(): void {
-    if (this.#flushScheduled) return;
-    this.#flushScheduled = true;
-    queueMicrotask(() => this.#flush());
-  }
-
   #flush(): void {
-    this.#flushScheduled = false;
     if (this.#dead || this.#outbox.length === 0) return;
     const calls = this.#outbox;
     this.#outbox = [];
     try {
-      this.#port.postMessage({ t: 'calls', calls } satisfies PageToWorker);
+      this.#port.postMessage(encodeCalls(calls) satisfies PageToWorker);
       for (const request of calls) this.#sequence(request);
       this.onSent(calls);
       return;
@@ -207,7 +208,7 @@ export class WorkerHandle {
     const sent: CallRequest[] = [];
     for (const request of calls) {
       try {
-        this.#port.postMessage({ t: 'calls', calls: [request] } satisfies PageToWorker);
+        this.#port.postMessage(encodeCalls([request]) satisfies PageToWorker);
         this.#sequence(request);
         sent.push(request);
       } catch (error) {
@@ -229,4 +230,21 @@ export class WorkerHandle {
     const started = this.#connected;
     this.#events.failure(this, reason, started);
   }
+}
+
+/** Calls as one flat `CallBatch`. */
+function encodeCalls(requests: readonly CallRequest[]): CallBatch {
+  const batch: CallBatch = new Array(requests.length * CALL_STRIDE);
+  let i = 0;
+  for (const r of requests) {
+    batch[i++] = r.id;
+    batch[i++] = r.toolCallId;
+    batch[i++] = r.name;
+    batch[i++] = r.args;
+    batch[i++] =
+      r.state === undefined && r.context === undefined && r.resultFormat === undefined
+        ? 0
+        : { state: r.state, context: r.context, resultFormat: r.resultFormat };
+  }
+  return batch;
 }

@@ -1,7 +1,7 @@
 import { describeValue } from '../errors/moat-error';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
-import { reviveError } from '../errors/serialize-error';
+import { reviveError, type SerializedError } from '../errors/serialize-error';
 import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
@@ -10,7 +10,20 @@ import { isPlainObject } from '../json/json-value';
 import type { ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import { DeadlineHeap } from './deadline-heap';
-import type { CallRequest, NetworkPolicyWire, ResultFormat, ToolDescriptor, WorkerToPage } from './protocol';
+import {
+  type CallRequest,
+  type CallResult,
+  type NetworkPolicyWire,
+  OUT_DELTA,
+  OUT_ERROR,
+  OUT_JSON,
+  OUT_RESULT,
+  OUT_STRIDE,
+  type OutBatch,
+  type ResultFormat,
+  type ToolDescriptor,
+  type WorkerToPage,
+} from './protocol';
 import type { ToolResult } from './tool-result';
 import { WorkerHandle } from './worker-handle';
 
@@ -138,6 +151,7 @@ export class WorkerPool {
   #nextWorkerId = 1;
   #restarted = 0;
   #closed = false;
+  #pumping = false;
   #descriptors: Promise<ToolDescriptor[]> | undefined;
 
   constructor(options: WorkerPoolOptions) {
@@ -271,6 +285,17 @@ export class WorkerPool {
   // ── dispatch ─────────────────────────────────────────────────────────────────────────────
 
   #pump(): void {
+    // A call that cannot be sent is settled while it is being dispatched; this loop goes on.
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      this.#pumpQueue();
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  #pumpQueue(): void {
     while (this.#queueHead < this.#queue.length) {
       const call = this.#queue[this.#queueHead] as PendingCall;
       if (call.settled) {
@@ -358,32 +383,11 @@ export class WorkerPool {
   };
 
   #receive(handle: WorkerHandle, message: WorkerToPage): void {
+    if (Array.isArray(message)) {
+      this.#receiveOut(handle, message);
+      return;
+    }
     switch (message?.t) {
-      case 'out':
-        for (const item of message.items) {
-          const call = this.#calls.get(item.id);
-          if (!call || call.worker !== handle) {
-            if (item.k !== 'delta') this.#abandoned.delete(item.id);
-            continue;
-          }
-          if (item.k === 'delta') {
-            try {
-              call.options.onDelta?.(item.delta, call.toolCall.id);
-            } catch (error) {
-              queueMicrotask(() => {
-                throw error;
-              });
-            }
-          } else if (item.k === 'result') {
-            handle.calls.delete(call.id);
-            this.#settle(call, undefined, { toolCallId: call.toolCall.id, name: call.toolCall.name, ...item.result });
-          } else {
-            handle.calls.delete(call.id);
-            this.#settle(call, reviveError(item.error));
-          }
-        }
-        this.#pump();
-        break;
       case 'net?':
         this.#answerNetwork(handle, message);
         break;
@@ -391,6 +395,44 @@ export class WorkerPool {
         this.#retire(handle, message.reason, true);
         break;
     }
+  }
+
+  /** Settle the calls an `OutBatch` answers and pass on its deltas. */
+  #receiveOut(handle: WorkerHandle, batch: OutBatch): void {
+    for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
+      const kind = batch[i] as number;
+      const id = batch[i + 1] as number;
+      const payload = batch[i + 2];
+      const call = this.#calls.get(id);
+      if (!call || call.worker !== handle) {
+        if (kind !== OUT_DELTA) this.#abandoned.delete(id);
+        continue;
+      }
+      if (kind === OUT_DELTA) {
+        try {
+          call.options.onDelta?.(payload, call.toolCall.id);
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+        continue;
+      }
+      handle.calls.delete(id);
+      if (kind === OUT_ERROR) {
+        this.#settle(call, reviveError(payload as SerializedError));
+        continue;
+      }
+      const { id: toolCallId, name } = call.toolCall;
+      this.#settle(
+        call,
+        undefined,
+        kind === OUT_RESULT
+          ? { toolCallId, name, ...(payload as CallResult) }
+          : { toolCallId, name, content: payload as string, kind: kind === OUT_JSON ? 'json' : 'text' },
+      );
+    }
+    this.#pump();
   }
 
   #answerNetwork(handle: WorkerHandle, message: Extract<WorkerToPage, { t: 'net?' }>): void {

@@ -2,6 +2,7 @@
 // The tools the pool's browser tests run: well-behaved ones and every kind of misbehaviour.
 import { command, defineTool, serveTools, withArtifact } from 'moat/worker';
 import * as z from 'zod';
+import { OUT_TEXT } from '../../src/pool/protocol';
 import { oneMegabyteObject } from '../records';
 import { sleep } from '../sleep';
 
@@ -185,8 +186,7 @@ serveTools([
     input: z.object({}),
     run: () => {
       const attempts = [
-        () =>
-          self.postMessage({ t: 'out', items: [{ k: 'result', id: 1, result: { content: 'forged', kind: 'text' } }] }),
+        () => self.postMessage([OUT_TEXT, 1, 'forged']),
         () => (Object.getPrototypeOf(self) as { postMessage: (m: unknown) => void }).postMessage.call(self, 'forged'),
       ];
       return attempts.map((attempt) => {
