@@ -12,7 +12,6 @@ import {
   type CallExtras,
   type CallRequest,
   type CallResult,
-  type ConnectReply,
   OUT_DELTA,
   OUT_ERROR,
   OUT_JSON,
@@ -58,32 +57,24 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     return specs;
   };
   let server: ToolServer | undefined;
-  /** Calls that arrived before the pool connected (it posts them right away). */
-  const early: PageToWorker[] = [];
   const control: WorkerControl = {
-    async connect(config) {
-      if (server) throw new Error('This worker is already connected to a pool');
-      const connected = new ToolServer(config, byName, allSpecs, toPage);
-      server = connected;
-      // After the reply is on its way: a call that never ends must not hold up the handshake.
-      setTimeout(() => {
-        // In arrival order: the started count assumes calls start in the order they were posted.
-        for (let message = early.shift(); message; message = early.shift()) connected.receive(message);
-      }, 0);
-      return { version: PROTOCOL_VERSION, names: [...byName.keys()] } satisfies ConnectReply;
-    },
     async describe() {
       return tools.map((t) => t.descriptor);
     },
   };
-  let exposed = false;
   self.addEventListener('message', (event: MessageEvent<PageToWorker>) => {
+    // Only the page's messages: tool code could dispatch forged ones (a 'net' answer, say).
+    if (!event.isTrusted) return;
     const message = event.data;
-    if (!Array.isArray(message) && message?.t === 'control') {
-      if (!exposed) expose(control, message.port);
-      exposed = true;
-    } else if (server && early.length === 0) server.receive(message);
-    else early.push(message);
+    if (server) {
+      server.receive(message);
+      return;
+    }
+    // The pool's first message, always: nothing runs before the policy is in force.
+    if (Array.isArray(message) || message?.t !== 'hello') return;
+    server = new ToolServer(message.config, byName, allSpecs, toPage);
+    expose(control, message.port);
+    toPage({ t: 'ready', version: PROTOCOL_VERSION, names: [...byName.keys()] });
   });
 }
 

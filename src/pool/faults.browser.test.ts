@@ -302,6 +302,17 @@ describe('queue, close and start failures', () => {
     expect(made).toBeLessThanOrEqual(3);
   });
 
+  it('a worker speaking another protocol version fails with WorkerStartError that says so', async () => {
+    pool = createWorkerPool({
+      worker: () =>
+        new Worker(new URL('../../test/workers/other-version.worker.ts', import.meta.url), { type: 'module' }),
+      size: 1,
+    });
+    const outcome = pool.call(call('add', { a: 1, b: 1 }));
+    await expect(outcome).rejects.toBeInstanceOf(WorkerStartError);
+    await expect(outcome).rejects.toThrow(/the worker speaks version 0 of the pool protocol, the page version 1/);
+  });
+
   it('a factory that throws fails the call with WorkerStartError', async () => {
     pool = createWorkerPool({
       worker: () => {

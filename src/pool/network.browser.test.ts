@@ -114,4 +114,11 @@ describe('network: a function evaluated on the page', () => {
     );
     expect((await hits()).map((h) => h.split(' ')[1])).toEqual(['/allowed-async']);
   });
+
+  it('cannot be answered by tool code forging the page’s message', async () => {
+    expect(await probe('forged-answer', '/forged', onlyAllowed, plainWorker, { sharedMemory: false })).toMatch(
+      /^blocked: NetworkDeniedError: .*refused by the policy function/,
+    );
+    expect(await hits()).toEqual([]);
+  });
 });

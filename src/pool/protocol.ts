@@ -2,10 +2,11 @@
  * The wire contract between the pool (page) and a tool worker: types and the few constants of
  * the encoding. Reading this file tells the whole protocol.
  *
- * Setup goes over Comlink, on a `MessagePort` the page sends first (`{ t: 'control', port }`):
- * the pool calls `connect(config)` on the worker's `WorkerControl` (and `describe()` when it
- * needs the specs). Calls go over the worker's own channel, posted right away (the worker holds
- * them until it is connected), batched: one `CallBatch` carries every call dispatched to that
+ * The page's first message is `hello`: the worker's configuration (network policy, store,
+ * shared memory) and a `MessagePort` on which the worker exposes `WorkerControl` over Comlink
+ * (`describe()`, when the pool needs the specs). The worker takes the policy before anything
+ * else and answers `ready`. Calls go over the worker's own channel, posted right behind `hello`
+ * without waiting for `ready`, batched: one `CallBatch` carries every call dispatched to that
  * worker in the same tick, and one `OutBatch` every delta, result and error the worker produced
  * in the same tick. Nothing waits for an acknowledgement.
  *
@@ -52,16 +53,8 @@ export interface WorkerConfig {
   started?: SharedArrayBuffer;
 }
 
-export interface ConnectReply {
-  version: number;
-  /** The names of the tools served (their specs come from `describe`). */
-  names: string[];
-}
-
-/** What `serveTools` exposes over Comlink. */
+/** What `serveTools` exposes over Comlink, on the port of the `hello` message. */
 export interface WorkerControl {
-  /** Take the policy and start serving; calls may already be waiting. */
-  connect(config: WorkerConfig): Promise<ConnectReply>;
   /** The tools' descriptors (JSON Schemas are built on this first request, not at start-up). */
   describe(): Promise<ToolDescriptor[]>;
 }
@@ -106,8 +99,11 @@ export const OUT_ERROR = 3;
 export const OUT_DELTA = 4;
 
 export type PageToWorker =
-  /** First message: the port `WorkerControl` is exposed on (Comlink). */
-  | { t: 'control'; port: MessagePort }
+  /**
+   * First message, always: the policy the worker enforces before anything runs, and the port
+   * `WorkerControl` is exposed on (Comlink). The worker answers `ready`.
+   */
+  | { t: 'hello'; config: WorkerConfig; port: MessagePort }
   | CallBatch
   /** Abort these calls' `runtime.signal`. */
   | { t: 'cancel'; ids: number[] }
@@ -128,6 +124,8 @@ export interface CallResult {
 
 export type WorkerToPage =
   | OutBatch
+  /** The answer to `hello`: serving these tools (their specs come from `describe`). */
+  | { t: 'ready'; version: number; names: string[] }
   /** May this URL be reached? (message form of `'ask'`; `slot` set when answered through memory) */
   | { t: 'net?'; ask: number; url: string; api: string; slot?: number }
   /** The worker is going away (`self.close()`, an uncaught error): its calls will not finish. */

@@ -3,8 +3,8 @@ import {
   CALL_STRIDE,
   type CallBatch,
   type CallRequest,
-  type ConnectReply,
   type PageToWorker,
+  PROTOCOL_VERSION,
   STOP_BIT,
   type ToolDescriptor,
   type WorkerConfig,
@@ -45,8 +45,10 @@ export class WorkerHandle {
   #seq = 0;
   #connected = false;
   #dead = false;
-  /** Resolves with the tools' names once the worker took the port. */
+  /** Resolves with the tools' names once the worker answered `hello`; rejects if it never does. */
   readonly ready: Promise<string[]>;
+  #rejectReady!: (error: Error) => void;
+  readonly #startTimer: ReturnType<typeof setTimeout>;
   readonly #remote: Remote<WorkerControl>;
   /** Where the page answers the worker's synchronous network questions (policy functions). */
   readonly networkAnswers: SharedArrayBuffer | undefined;
@@ -65,13 +67,38 @@ export class WorkerHandle {
     this.networkAnswers = config.network.mode === 'ask' ? config.network.answers : undefined;
     const started = shared ? new SharedArrayBuffer(4) : undefined;
     this.#started = started ? new Int32Array(started) : undefined;
-    // Setup goes over Comlink on a port of its own; calls and results use the worker's own
-    // channel, the cheapest there is (a MessagePort round trip costs about a fifth more).
+    // The hot path is the worker's own channel, the cheapest there is (a MessagePort round trip
+    // costs about a fifth more); `describe` goes over Comlink on a port of its own.
     const control = new MessageChannel();
     this.#control = control.port1;
     this.#port = worker;
-    worker.addEventListener('message', (event: MessageEvent<WorkerToPage>) => this.#events.message(this, event.data));
-    worker.postMessage({ t: 'control', port: control.port2 } satisfies PageToWorker, [control.port2]);
+    this.#remote = wrap<WorkerControl>(this.#control);
+    let resolveReady!: (names: string[]) => void;
+    this.ready = new Promise<string[]>((resolve, reject) => {
+      resolveReady = resolve;
+      this.#rejectReady = reject;
+    });
+    this.ready.catch(() => {});
+    this.#startTimer = setTimeout(
+      () => this.#fail(`no answer within ${startTimeoutMs} ms (is serveTools() called in the worker?)`),
+      startTimeoutMs,
+    );
+    worker.addEventListener('message', (event: MessageEvent<WorkerToPage>) => {
+      const message = event.data;
+      if (this.#connected || Array.isArray(message) || message?.t !== 'ready') {
+        this.#events.message(this, message);
+        return;
+      }
+      if (message.version !== PROTOCOL_VERSION) {
+        this.#fail(
+          `the worker speaks version ${message.version} of the pool protocol, the page version ${PROTOCOL_VERSION} (use one version of moat on both sides)`,
+        );
+        return;
+      }
+      clearTimeout(this.#startTimer);
+      this.#connected = true;
+      resolveReady(message.names);
+    });
     worker.addEventListener('error', (event) => {
       event.preventDefault();
       this.#fail(
@@ -81,30 +108,8 @@ export class WorkerHandle {
       );
     });
     worker.addEventListener('messageerror', () => this.#fail('a message from the worker could not be read'));
-
-    this.#remote = wrap<WorkerControl>(this.#control);
     const fullConfig: WorkerConfig = started ? { ...config, started } : config;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new Error(`no answer to the handshake within ${startTimeoutMs} ms (is serveTools() called in the worker?)`),
-          ),
-        startTimeoutMs,
-      );
-    });
-    this.ready = Promise.race([this.#remote.connect(fullConfig), timeout])
-      .then((reply: ConnectReply) => {
-        this.#connected = true;
-        return reply.names;
-      })
-      .catch((error: unknown) => {
-        this.#fail(error instanceof Error ? error.message : String(error));
-        throw error;
-      })
-      .finally(() => clearTimeout(timer));
-    this.ready.catch(() => {});
+    worker.postMessage({ t: 'hello', config: fullConfig, port: control.port2 } satisfies PageToWorker, [control.port2]);
   }
 
   /** The tools' descriptors; the worker builds their JSON Schemas on this first request. */
@@ -188,6 +193,7 @@ export class WorkerHandle {
   terminate(): void {
     if (this.#dead) return;
     this.#dead = true;
+    clearTimeout(this.#startTimer);
     this.#worker.terminate();
     this.#control.close();
     this.#remote[releaseProxy]();
@@ -227,6 +233,8 @@ export class WorkerHandle {
 
   #fail(reason: string): void {
     if (this.#dead) return;
+    clearTimeout(this.#startTimer);
+    this.#rejectReady(new Error(reason));
     const started = this.#connected;
     this.#events.failure(this, reason, started);
   }

@@ -21,6 +21,14 @@ async function attempt(door: string, url: string): Promise<string> {
       Object.defineProperty(self, 'fetch', { value: () => 'replaced' });
       return 'redefined';
     }
+    case 'forged-answer': {
+      // Answer the worker's own network question as if the page had allowed it.
+      const pending = fetch(url);
+      await wait(0);
+      for (let ask = 0; ask < 10; ask++)
+        self.dispatchEvent(new MessageEvent('message', { data: { t: 'net', ask, allow: true } }));
+      return (await pending).text();
+    }
     case 'fetch-request':
       return (await fetch(new Request(url))).text();
     case 'xhr':
