@@ -122,6 +122,27 @@ export const anchorCases: BenchCase[] = [
     }),
   },
   {
+    name: 'anchor/tools-script-load',
+    unit: 'ms',
+    anchor: 'anchor/worker-cold-start',
+    note: 'new Worker(the pool benchmark tools script, not serving) until its first message: loading moat/worker, zod/mini and the tools',
+    setup: () => ({
+      sample: () =>
+        time(
+          () =>
+            new Promise<void>((resolve) => {
+              const worker = new Worker(new URL('../workers/pool-tools-load.worker.ts', import.meta.url), {
+                type: 'module',
+              });
+              worker.onmessage = () => {
+                worker.terminate();
+                resolve();
+              };
+            }),
+        ),
+    }),
+  },
+  {
     name: 'anchor/1mb-clone-rtt',
     unit: 'ms',
     note: 'a ~1 MB object graph (5,000 records) to a worker and back by structured clone',

@@ -25,6 +25,14 @@ async function warmPool(size: number, options = {}): Promise<WorkerPool> {
   return pool;
 }
 
+/** A cold start: createWorkerPool to the first result. */
+async function firstResult(worker: () => Worker): Promise<number> {
+  const pool = createWorkerPool({ worker, size: 1 });
+  const elapsed = await time(() => pool.call({ id: 'first', name: 'noop', args: { i: 1 } }));
+  await pool.close();
+  return elapsed;
+}
+
 function throughput(size: number): BenchCase {
   return {
     name: `pool/throughput-${size}`,
@@ -78,28 +86,21 @@ export const poolCases: BenchCase[] = [
     anchor: 'anchor/worker-cold-start',
     target: { max: 1.2 },
     note: 'createWorkerPool to the first result: worker start, module load (moat/worker, zod/mini tools), handshake, one call',
-    setup: () => ({
-      sample: async () => {
-        const pool = createWorkerPool({ worker: poolWorker, size: 1 });
-        const elapsed = await time(() => pool.call({ id: 'first', name: 'noop', args: { i: 1 } }));
-        await pool.close();
-        return elapsed;
-      },
-    }),
+    setup: () => ({ sample: () => firstResult(poolWorker) }),
+  },
+  {
+    name: 'pool/cold-start-vs-script',
+    unit: 'ms',
+    anchor: 'anchor/tools-script-load',
+    note: 'the same cold start against loading the same script without serving: what the pool itself adds (hello, ready, the first call)',
+    setup: () => ({ sample: () => firstResult(poolWorker) }),
   },
   {
     name: 'pool/cold-start-zod-classic',
     unit: 'ms',
     anchor: 'anchor/worker-cold-start',
     note: 'the same with tools written against zod (classic) instead of zod/mini: about 70 KB more script for the worker to load',
-    setup: () => ({
-      sample: async () => {
-        const pool = createWorkerPool({ worker: classicWorker, size: 1 });
-        const elapsed = await time(() => pool.call({ id: 'first', name: 'noop', args: { i: 1 } }));
-        await pool.close();
-        return elapsed;
-      },
-    }),
+    setup: () => ({ sample: () => firstResult(classicWorker) }),
   },
   {
     name: 'pool/timeout-recovery',
