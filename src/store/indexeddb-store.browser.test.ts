@@ -5,7 +5,13 @@ import { StorePermissionError } from '../errors/store-permission-error';
 import { StoreQuotaError } from '../errors/store-quota-error';
 import { resultValue } from '../pool/tool-result';
 import { createWorkerPool } from '../pool/worker-pool';
-import { openIndexedDBStore, STORE_MIGRATIONS, STORE_SCHEMA_VERSION, toStoreError } from './indexeddb-store';
+import {
+  openIndexedDBStore,
+  STORE_MIGRATIONS,
+  STORE_SCHEMA_VERSION,
+  SWEEP_INTERVAL_MS,
+  toStoreError,
+} from './indexeddb-store';
 import type { Store } from './types';
 
 const opened: { name: string; store: Store }[] = [];
@@ -23,6 +29,52 @@ afterAll(async () => {
 });
 
 storeContract('openIndexedDBStore', (clock) => fresh(clock.now).store);
+
+/** The keys IndexedDB really holds (expired items included until swept). */
+async function rawKeys(name: string, storeName = 'items'): Promise<unknown[]> {
+  const db = await openDB(name);
+  try {
+    return await db.getAllKeys(storeName);
+  } finally {
+    db.close();
+  }
+}
+
+const settle = async (ms = 100) => new Promise((r) => setTimeout(r, ms));
+
+describe('IndexedDB store: sweeping expired items', () => {
+  it('deletes what expired when a write comes after the sweep interval, and on open', async () => {
+    let now = 1_000_000;
+    const { name, store } = fresh(() => now);
+    await store.put(['t'], 'short', 1, { ttlMs: 1000 });
+    await store.put(['t'], 'keep', 2, { ttlMs: 1000 });
+    await store.put(['t'], 'keep', 2); // permanent again: its old expiry must not delete it
+    await settle();
+    now += 2000; // expired, but the last sweep (on open) was moments ago
+    await store.put(['t'], 'other', 3);
+    await settle();
+    expect(await rawKeys(name)).toHaveLength(3);
+
+    now += SWEEP_INTERVAL_MS;
+    await store.put(['t'], 'later', 4);
+    await settle();
+    expect(await rawKeys(name)).toEqual([
+      [['t'], 'keep'],
+      [['t'], 'later'],
+      [['t'], 'other'],
+    ]);
+    expect(await rawKeys(name, 'expiries')).toEqual([]);
+
+    await store.put(['t'], 'brief', 5, { ttlMs: 10 });
+    store.close();
+    now += 100;
+    const reopened = openIndexedDBStore(name, { now: () => now });
+    opened.push({ name, store: reopened });
+    expect(await reopened.get(['t'], 'brief')).toBeUndefined();
+    await settle();
+    expect(await rawKeys(name)).toHaveLength(3);
+  });
+});
 
 describe('IndexedDB store: robustness', () => {
   it('upgrades a version-1 database and keeps its data', async () => {
@@ -50,8 +102,38 @@ describe('IndexedDB store: robustness', () => {
     store.close();
     const upgraded = await openDB(name);
     expect(upgraded.version).toBe(STORE_SCHEMA_VERSION);
-    expect([...upgraded.transaction('items').store.indexNames]).toEqual(['expiresAt']);
+    expect([...upgraded.objectStoreNames]).toEqual(['expiries', 'items']);
+    expect([...upgraded.transaction('items').store.indexNames]).toEqual([]);
+    expect(await upgraded.getAllKeys('expiries')).toHaveLength(1);
     upgraded.close();
+  });
+
+  it('upgrades a version-2 database: its TTL items keep expiring and are swept', async () => {
+    const name = `moat-test-${crypto.randomUUID()}`;
+    const v2 = await openDB(name, 2, {
+      upgrade(db, oldVersion, _newVersion, tx) {
+        for (let v = oldVersion; v < 2; v++) STORE_MIGRATIONS[v]?.(db, tx as never);
+      },
+    });
+    await v2.put('items', { ns: ['m'], key: 'brief', value: 1, createdAt: 1, updatedAt: 1, expiresAt: 500 });
+    await v2.put('items', { ns: ['m'], key: 'kept', value: 2, createdAt: 1, updatedAt: 1 });
+    v2.close();
+
+    let now = 100;
+    const store = openIndexedDBStore(name, { now: () => now });
+    opened.push({ name, store });
+    expect((await store.get(['m'], 'brief'))?.value).toBe(1);
+    expect(await rawKeys(name, 'expiries')).toEqual([[500, 'm\u0000\u0000brief']]);
+    now = 1000;
+    expect(await store.get(['m'], 'brief')).toBeUndefined();
+    now += SWEEP_INTERVAL_MS;
+    await store.put(['m'], 'other', 3);
+    await settle();
+    expect(await rawKeys(name)).toEqual([
+      [['m'], 'kept'],
+      [['m'], 'other'],
+    ]);
+    expect(await rawKeys(name, 'expiries')).toEqual([]);
   });
 
   it('steps aside when another tab opens a newer version, then reopens and keeps working', async () => {

@@ -27,7 +27,7 @@ type Db = IDBPDatabase<unknown>;
 type UpgradeTx = IDBPTransaction<unknown, string[], 'versionchange'>;
 
 /** The schema version this code writes. */
-export const STORE_SCHEMA_VERSION = 2;
+export const STORE_SCHEMA_VERSION = 3;
 
 /**
  * Each step takes the database from one version to the next; a database of any older version is
@@ -38,9 +38,45 @@ export const STORE_MIGRATIONS: readonly ((db: Db, tx: UpgradeTx) => void)[] = [
   (db) => void db.createObjectStore('items', { keyPath: ['ns', 'key'] }),
   // v2: an index of expiry times, so that TTL sweeps read only what expired.
   (_db, tx) => void tx.objectStore('items').createIndex('expiresAt', 'expiresAt'),
+  // v3: expiry times move to a store of their own, written only for items with a TTL: an index
+  // costs every put as much again, TTL or not. What the index held is carried over.
+  (db, tx) => {
+    db.createObjectStore('expiries');
+    const raw = unwrap(tx) as IDBTransaction;
+    const items = raw.objectStore('items');
+    const expiries = raw.objectStore('expiries');
+    const cursor = items.index('expiresAt').openCursor();
+    cursor.onsuccess = () => {
+      const c = cursor.result;
+      if (!c) {
+        items.deleteIndex('expiresAt');
+        return;
+      }
+      noteExpiry(expiries, c.value as StoredRecord);
+      c.continue();
+    };
+  },
 ];
 
-const SWEEP_EVERY_WRITES = 200;
+/**
+ * Expiries are keyed `[expiresAt, id]`, so the due ones are one key range; each names its item.
+ * An entry whose item was since rewritten or deleted is dropped by the sweep.
+ */
+function noteExpiry(expiries: IDBObjectStore, record: StoredRecord): void {
+  if (record.expiresAt !== undefined)
+    expiries.put({ ns: record.ns, key: record.key }, [record.expiresAt, keyId(record.ns, record.key)]);
+}
+
+const expiriesOf = (items: IDBObjectStore) => items.transaction.objectStore('expiries');
+
+/** Every expiry entry due at `at` (a string id sorts before any array). */
+const dueBy = (at: number) => IDBKeyRange.upperBound([at, []]);
+
+/** What a write touches: the items and their expiries. */
+const WRITE_SCOPE = ['items', 'expiries'];
+
+/** Expired items are swept when the store opens, then at most this often (by the store's clock) as writes come. */
+export const SWEEP_INTERVAL_MS = 60_000;
 
 /** `[prefix]` … `[[...prefix, []]]`: every `[ns, key]` whose ns starts with prefix (an array sorts after any string). */
 function prefixRange(prefix: string[]): IDBKeyRange | undefined {
@@ -88,7 +124,8 @@ class IndexedDBStore implements Store {
   #db: Promise<IDBDatabase> | undefined;
   /** The open connection, once known: operations start without an await. */
   #ready: IDBDatabase | undefined;
-  #writes = 0;
+  /** When the last sweep started (the store's clock); a write after the interval starts the next. */
+  #sweptAt = Number.NEGATIVE_INFINITY;
 
   constructor(name: string, now: () => number) {
     this.#name = name;
@@ -144,20 +181,23 @@ class IndexedDBStore implements Store {
   async #transact<T>(
     mode: IDBTransactionMode,
     body: (store: IDBObjectStore, out: { value?: T }, guard: Guard) => void,
+    /** The stores it may touch; `body` gets the first. */
+    scope: string[] = mode === 'readwrite' ? WRITE_SCOPE : ['items'],
   ): Promise<T> {
     let tx: IDBTransaction;
     try {
-      tx = (this.#ready ?? (await this.#open())).transaction('items', mode);
+      tx = (this.#ready ?? (await this.#open())).transaction(scope, mode);
     } catch {
       // The connection was closed under us (another tab upgrading): reopen, once.
       this.#forget();
-      tx = (await this.#open()).transaction('items', mode);
+      tx = (await this.#open()).transaction(scope, mode);
     }
-    return new Promise<T>((resolve, reject) => this.#wire(tx, body, resolve, reject));
+    return new Promise<T>((resolve, reject) => this.#wire(tx, scope[0] as string, body, resolve, reject));
   }
 
   #wire<T>(
     tx: IDBTransaction,
+    first: string,
     body: (store: IDBObjectStore, out: { value?: T }, guard: Guard) => void,
     resolve: (value: T) => void,
     reject: (error: unknown) => void,
@@ -183,7 +223,7 @@ class IndexedDBStore implements Store {
       reject(
         thrown ? thrown.error : toStoreError(tx.error ?? new DOMException('The transaction was aborted', 'AbortError')),
       );
-    guard(() => body(tx.objectStore('items'), out, guard))();
+    guard(() => body(tx.objectStore(first), out, guard))();
   }
 
   #live(record: StoredRecord | undefined, at: number): StoredRecord | undefined {
@@ -203,35 +243,59 @@ class IndexedDBStore implements Store {
     return record;
   }
 
-  #wrote(count = 1): void {
-    this.#writes += count;
-    if (this.#writes >= SWEEP_EVERY_WRITES) {
-      this.#writes = 0;
-      this.#sweepSoon();
-    }
+  #wrote(): void {
+    if (this.#now() - this.#sweptAt >= SWEEP_INTERVAL_MS) this.#sweepSoon();
   }
 
   /** Delete expired items, in the background: a failure here only delays the sweep. */
   #sweepSoon(): void {
+    this.#sweptAt = this.#now();
     setTimeout(() => {
       this.sweep().catch(() => {});
     }, 0);
   }
 
-  /** Delete every expired item now; returns how many. */
-  sweep(): Promise<number> {
+  /**
+   * Delete every expired item now; returns how many. A read-only look comes first, so a store
+   * with nothing expired never takes a write lock for it.
+   */
+  async sweep(): Promise<number> {
     const at = this.#now();
-    return this.#transact<number>('readwrite', (store, out, guard) => {
-      out.value = 0;
-      const cursor = store.index('expiresAt').openCursor(IDBKeyRange.upperBound(at));
-      cursor.onsuccess = guard(() => {
-        const c = cursor.result;
-        if (!c) return;
-        c.delete();
-        out.value = (out.value ?? 0) + 1;
-        c.continue();
-      });
-    });
+    const due = await this.#transact<number>(
+      'readonly',
+      (expiries, out) => {
+        const request = expiries.count(dueBy(at));
+        request.onsuccess = () => {
+          out.value = request.result;
+        };
+      },
+      ['expiries'],
+    );
+    if (due === 0) return 0;
+    return this.#transact<number>(
+      'readwrite',
+      (expiries, out, guard) => {
+        out.value = 0;
+        const items = expiries.transaction.objectStore('items');
+        const cursor = expiries.openCursor(dueBy(at));
+        cursor.onsuccess = guard(() => {
+          const c = cursor.result;
+          if (!c) return;
+          const { ns, key } = c.value as { ns: string[]; key: string };
+          const request = items.get([ns, key]);
+          request.onsuccess = guard(() => {
+            const record = request.result as StoredRecord | undefined;
+            // Rewritten since with a later expiry (its own entry) or none: it stays.
+            if (record?.expiresAt === undefined || record.expiresAt > at) return;
+            items.delete([ns, key]);
+            out.value = (out.value ?? 0) + 1;
+          });
+          c.delete();
+          c.continue();
+        });
+      },
+      ['expiries', 'items'],
+    );
   }
 
   async put(namespace: string[], key: string, value: JSONValue, options: { ttlMs?: number } = {}): Promise<void> {
@@ -245,6 +309,7 @@ class IndexedDBStore implements Store {
       // then is the old record read, to keep its createdAt.
       const fresh = this.#record(namespace, key, value, undefined, ttlMs, at);
       const add = store.add(fresh);
+      noteExpiry(expiriesOf(store), fresh);
       add.onerror = guard((event: Event) => {
         if (add.error?.name !== 'ConstraintError') return; // anything else rolls the transaction back
         event.preventDefault();
@@ -304,6 +369,7 @@ class IndexedDBStore implements Store {
         checkValue(next);
         const record = this.#record(namespace, key, next, existing, ttlMs, at);
         store.put(record);
+        noteExpiry(expiriesOf(store), record);
         out.value = toItem(record);
       });
     });
@@ -356,7 +422,7 @@ class IndexedDBStore implements Store {
       if (error !== SPARSE) throw error;
       records = await this.#batch(ops, at, false); // rolled back: do it the careful way
     }
-    this.#wrote(ops.length);
+    this.#wrote();
     return records.map((record) => {
       const live = this.#live(record, at);
       return live && toItem(live);
@@ -390,10 +456,12 @@ class IndexedDBStore implements Store {
             throw SPARSE;
           },
         );
+        const expiries = expiriesOf(store);
         for (const op of ops as Extract<StoreOp, { op: 'put' }>[]) {
           const record = this.#record(op.namespace, op.key, op.value, undefined, op.ttlMs, at);
           written.push(record);
           store.put(record);
+          noteExpiry(expiries, record);
         }
         return;
       }
@@ -415,6 +483,7 @@ class IndexedDBStore implements Store {
             const record = this.#record(op.namespace, op.key, op.value, this.#live(existing.get(id), at), op.ttlMs, at);
             existing.set(id, record);
             store.put(record);
+            noteExpiry(expiriesOf(store), record);
           }
         }
       });
