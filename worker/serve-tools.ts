@@ -12,6 +12,7 @@ import {
   type CallExtras,
   type CallRequest,
   type CallResult,
+  DOORBELL,
   OUT_DELTA,
   OUT_ERROR,
   OUT_JSON,
@@ -67,16 +68,24 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     if (!event.isTrusted) return;
     const message = event.data;
     if (server) {
+      server.took();
       server.receive(message);
       return;
     }
     // The pool's first message, always: nothing runs before the policy is in force.
     if (Array.isArray(message) || message?.t !== 'hello') return;
-    server = new ToolServer(message.config, byName, allSpecs, toPage);
+    const connected = new ToolServer(message.config, byName, allSpecs, toPage);
+    server = connected;
+    // The doorbell counts every message from the page, on this port too.
+    message.port.addEventListener('message', (e) => {
+      if (e.isTrusted) connected.took();
+    });
     expose(control, message.port);
     toPage({ t: 'ready', version: PROTOCOL_VERSION, names: [...byName.keys()] });
   });
 }
+
+const utf8 = new TextDecoder();
 
 /** How long finished results may wait while a batch is still being started. */
 const FLUSH_AFTER_MS = 1;
@@ -98,6 +107,11 @@ class ToolServer {
   #receiving = false;
   #asks = 0;
   readonly #pendingAsks = new Map<number, (allow: boolean) => void>();
+  readonly #bell: { words: Int32Array; bytes: Uint8Array } | undefined;
+  /** Messages taken from the page (the doorbell's `received`). */
+  #taken = 0;
+  #parkScheduled = false;
+  #parking = false;
 
   constructor(
     config: WorkerConfig,
@@ -109,6 +123,8 @@ class ToolServer {
     this.#tools = tools;
     this.#specs = specs;
     this.#started = config.started ? new Int32Array(config.started) : undefined;
+    if (config.doorbell)
+      this.#bell = { words: new Int32Array(config.doorbell, 0, 4), bytes: new Uint8Array(config.doorbell) };
     this.#storeName = config.store?.name;
     setNetworkPolicy(config.network, this.#asker(config));
     watchForDeath((reason) => {
@@ -140,6 +156,12 @@ class ToolServer {
       };
     }
     return asker;
+  }
+
+  /** One more message taken from the page. */
+  took(): void {
+    this.#taken++;
+    if (this.#bell) Atomics.store(this.#bell.words, DOORBELL.received, this.#taken);
   }
 
   receive(message: PageToWorker): void {
@@ -259,6 +281,7 @@ class ToolServer {
     this.#lastFlush = performance.now();
     const batch = this.#outbox;
     this.#outbox = [];
+    this.#parkSoon();
     try {
       this.#port.postMessage(batch);
     } catch {
@@ -283,6 +306,49 @@ class ToolServer {
 
   #post(message: WorkerToPage): void {
     this.#port.postMessage(message);
+  }
+
+  /** Once this task's microtasks have run: park, if nothing is running. */
+  #parkSoon(): void {
+    if (!this.#bell || this.#parkScheduled || this.#parking) return;
+    this.#parkScheduled = true;
+    queueMicrotask(() => {
+      this.#parkScheduled = false;
+      this.#park();
+    });
+  }
+
+  /**
+   * Idle, wait on the doorbell (blocked: no CPU) rather than in the event loop, for at most
+   * `DOORBELL.parkMs`: calls rung in are started at once, and the worker parks again. A timeout,
+   * or a message from the page (which moves the state to `wake`), sends it back to its event loop.
+   */
+  #park(): void {
+    const bell = this.#bell;
+    if (!bell) return;
+    const words = bell.words;
+    this.#parking = true;
+    try {
+      while (this.#running.size === 0 && !this.#closing) {
+        Atomics.store(words, DOORBELL.state, DOORBELL.parked);
+        // Checked after saying so: a message posted from now on wakes us.
+        if (Atomics.load(words, DOORBELL.posted) === this.#taken)
+          Atomics.wait(words, DOORBELL.state, DOORBELL.parked, DOORBELL.parkMs);
+        const state = Atomics.compareExchange(words, DOORBELL.state, DOORBELL.parked, DOORBELL.idle);
+        if (state === DOORBELL.parked) return; // timed out, or a message is on its way
+        if (state !== DOORBELL.rung) {
+          Atomics.store(words, DOORBELL.state, DOORBELL.idle); // woken: a message is on its way
+          return;
+        }
+        // Rung: the page had no message outstanding, so these calls overtake nothing.
+        const length = Atomics.load(words, DOORBELL.length);
+        const text = utf8.decode(bell.bytes.slice(DOORBELL.header, DOORBELL.header + length));
+        Atomics.store(words, DOORBELL.state, DOORBELL.idle);
+        this.#receiveCalls(JSON.parse(text) as CallBatch);
+      }
+    } finally {
+      this.#parking = false;
+    }
   }
 }
 

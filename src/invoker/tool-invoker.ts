@@ -73,6 +73,8 @@ export class ToolInvoker {
   readonly #reducers: Record<string, Reducer>;
   readonly #timeoutMs: number | undefined;
   #specs: Promise<Map<string, ToolSpec>> | undefined;
+  /** The specs once loaded: a turn then starts without waiting a tick for them. */
+  #loaded: Map<string, ToolSpec> | undefined;
 
   constructor(options: ToolInvokerOptions = {}) {
     if (options.pool === undefined && (options.inlineTools?.length ?? 0) === 0) {
@@ -126,9 +128,14 @@ export class ToolInvoker {
       }
       return specs;
     })();
-    this.#specs.catch(() => {
-      this.#specs = undefined;
-    });
+    this.#specs.then(
+      (specs) => {
+        this.#loaded = specs;
+      },
+      () => {
+        this.#specs = undefined;
+      },
+    );
     return this.#specs;
   }
 
@@ -142,7 +149,7 @@ export class ToolInvoker {
     const emit = listener ?? noEvents;
     const turn = turnInput(input, this.#messagesKey);
     const state = options.state ?? (turn.state ? withoutKey(turn.state, this.#messagesKey) : {});
-    const specs = await this.#loadSpecs();
+    const specs = this.#loaded ?? (await this.#loadSpecs());
     const signal = options.signal;
     signal?.throwIfAborted();
 
@@ -307,7 +314,8 @@ export class ToolInvoker {
     );
   }
 
-  async #execute(
+  /** One call, inline or through the pool. Not async: the pool's promise is returned as it is (no extra hop). */
+  #execute(
     toolCall: ToolCall,
     state: unknown,
     context: unknown,
@@ -315,38 +323,44 @@ export class ToolInvoker {
     options: RunOptions,
     emit: (event: ToolEvent) => void,
   ): Promise<ToolOutcome> {
-    const onDelta = (delta: unknown) => emit({ type: 'tool-output-delta', toolCallId: toolCall.id, delta });
     const inline = this.#inline.get(toolCall.name);
     if (inline) {
       const store = this.#store;
       let signal = options.signal;
-      return Promise.resolve(
-        executeTool(
-          inline,
-          {
-            toolCallId: toolCall.id,
-            name: toolCall.name,
-            args: toolCall.args,
-            state,
-            context,
-            ...(this.#resultFormat ? { resultFormat: this.#resultFormat } : {}),
-          },
-          {
-            signal: () => (signal ??= new AbortController().signal),
-            emit: onDelta,
-            store: () =>
-              store && inline.storeNamespaces
-                ? scopeStore(store, inline.storeNamespaces, { toolName: toolCall.name, toolCallId: toolCall.id })
-                : store,
-            tools: () => [...specs.values()],
-          },
-        ),
+      try {
+        return Promise.resolve(
+          executeTool(
+            inline,
+            {
+              toolCallId: toolCall.id,
+              name: toolCall.name,
+              args: toolCall.args,
+              state,
+              context,
+              ...(this.#resultFormat ? { resultFormat: this.#resultFormat } : {}),
+            },
+            {
+              signal: () => (signal ??= new AbortController().signal),
+              emit: (delta) => emit({ type: 'tool-output-delta', toolCallId: toolCall.id, delta }),
+              store: () =>
+                store && inline.storeNamespaces
+                  ? scopeStore(store, inline.storeNamespaces, { toolName: toolCall.name, toolCallId: toolCall.id })
+                  : store,
+              tools: () => [...specs.values()],
+            },
+          ),
+        );
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    if (!this.#pool || !specs.has(toolCall.name)) {
+      return Promise.reject(
+        new ToolNotFoundError({ toolName: toolCall.name, toolCallId: toolCall.id, available: [...specs.keys()] }),
       );
     }
-    if (!this.#pool || !specs.has(toolCall.name) || this.#inline.has(toolCall.name)) {
-      throw new ToolNotFoundError({ toolName: toolCall.name, toolCallId: toolCall.id, available: [...specs.keys()] });
-    }
-    const callOptions: Parameters<WorkerPool['call']>[1] = emit === noEvents ? {} : { onDelta };
+    const callOptions: Parameters<WorkerPool['call']>[1] =
+      emit === noEvents ? {} : { onDelta: (delta, id) => emit({ type: 'tool-output-delta', toolCallId: id, delta }) };
     if (options.signal) callOptions.signal = options.signal;
     if (state !== undefined) callOptions.state = state;
     if (context !== undefined) callOptions.context = context;

@@ -1,6 +1,7 @@
 // What a tool sees and gives back through the pool: streams, state, context, results.
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, testPool, watchRuns } from '../../test/pool-helpers';
+import { CALL_STRIDE } from './protocol';
 import { resultValue } from './tool-result';
 import type { WorkerPool } from './worker-pool';
 
@@ -47,6 +48,25 @@ describe('tool runtime through the pool', () => {
     expect(resultValue(field)).toEqual({ state: { name: 'Ada' } });
     const none = await pool.call(call('user_state'), { state: { other: 1 } });
     expect(resultValue(none)).toEqual({});
+  });
+
+  it('once it knows the tools, sends the state only to those that take it', async () => {
+    pool = testPool({ size: 1, sharedMemory: false }); // every call by message, to watch them
+    await pool.specs();
+    const sent: unknown[] = [];
+    const original = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+      if (Array.isArray(message)) sent.push(...message.filter((_, i) => i % CALL_STRIDE === 4));
+      return (original as (...a: unknown[]) => void).call(this, message, ...rest);
+    } as typeof original;
+    const state = { user: { name: 'Ada' }, big: 'x'.repeat(1000) };
+    try {
+      expect(resultValue(await pool.call(call('add', { a: 1, b: 2 }), { state }))).toBe(3);
+      expect(resultValue(await pool.call(call('user_state'), { state }))).toEqual({ state: { name: 'Ada' } });
+    } finally {
+      Worker.prototype.postMessage = original;
+    }
+    expect(sent).toEqual([0, { state }]);
   });
 
   it('carries artifacts and state updates beside the text', async () => {
@@ -100,12 +120,49 @@ describe('tool runtime through the pool', () => {
 
   it('reports its state in stats', async () => {
     pool = testPool({ size: 2 });
-    expect(pool.stats).toEqual({ workers: 0, busy: 0, queued: 0, running: 0, restarted: 0 });
+    expect(pool.stats).toEqual({ workers: 0, busy: 0, queued: 0, running: 0, restarted: 0, rung: 0 });
     await pool.warm();
     const slow = pool.call(call('slow', { ms: 100 }));
     await new Promise((r) => setTimeout(r, 20));
     expect(pool.stats).toMatchObject({ workers: 2, busy: 1, running: 1 });
     await slow;
     expect(pool.stats).toMatchObject({ busy: 0, running: 0 });
+  });
+});
+
+describe('the doorbell (shared memory, when the page is cross-origin isolated)', () => {
+  const idle = () => new Promise((r) => setTimeout(r, 5)); // the worker has parked by then
+
+  it('hands calls to an idle worker without a message', async () => {
+    expect(crossOriginIsolated).toBe(true);
+    pool = testPool({ size: 1 });
+    expect(resultValue(await pool.call(call('add', { a: 0, b: 0 })))).toBe(0);
+    for (let i = 1; i <= 10; i++) {
+      await idle();
+      expect(resultValue(await pool.call(call('add', { a: i, b: i })))).toBe(2 * i);
+    }
+    expect(pool.stats.rung).toBe(10);
+  });
+
+  it('sends what is not plain JSON by message, as it is, and wakes the parked worker for it', async () => {
+    pool = testPool({ size: 1 });
+    await pool.call(call('add', { a: 0, b: 0 }));
+    const started = performance.now();
+    for (let i = 0; i < 10; i++) {
+      await idle();
+      expect(resultValue(await pool.call(call('when', { at: new Date(i) })))).toBe(new Date(i).toISOString());
+    }
+    expect(pool.stats.rung).toBe(0);
+    // Without the wake, each message would wait out the park (DOORBELL.parkMs): 10 × 45 ms at least.
+    expect(performance.now() - started).toBeLessThan(300);
+  });
+
+  it('is not used with sharedMemory: false', async () => {
+    pool = testPool({ size: 1, sharedMemory: false });
+    for (let i = 0; i < 3; i++) {
+      await idle();
+      expect(resultValue(await pool.call(call('add', { a: i, b: 1 })))).toBe(i + 1);
+    }
+    expect(pool.stats.rung).toBe(0);
   });
 });

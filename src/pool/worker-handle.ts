@@ -1,8 +1,10 @@
 import { type Remote, releaseProxy, wrap } from 'comlink';
+import { findNonJSON } from '../json/json-value';
 import {
   CALL_STRIDE,
   type CallBatch,
   type CallRequest,
+  DOORBELL,
   type PageToWorker,
   PROTOCOL_VERSION,
   STOP_BIT,
@@ -37,6 +39,7 @@ export class WorkerHandle {
   readonly #control: MessagePort;
   readonly #events: WorkerEvents;
   readonly #started: Int32Array | undefined;
+  readonly #bell: { words: Int32Array; bytes: Uint8Array } | undefined;
   /** Calls sent (or about to be), by pool id, in send order. */
   readonly calls = new Map<number, Dispatched>();
   #outbox: CallRequest[] = [];
@@ -67,6 +70,8 @@ export class WorkerHandle {
     this.networkAnswers = config.network.mode === 'ask' ? config.network.answers : undefined;
     const started = shared ? new SharedArrayBuffer(4) : undefined;
     this.#started = started ? new Int32Array(started) : undefined;
+    const doorbell = shared ? new SharedArrayBuffer(DOORBELL.header + DOORBELL.bytes) : undefined;
+    if (doorbell) this.#bell = { words: new Int32Array(doorbell, 0, 4), bytes: new Uint8Array(doorbell) };
     // The hot path is the worker's own channel, the cheapest there is (a MessagePort round trip
     // costs about a fifth more); `describe` goes over Comlink on a port of its own.
     const control = new MessageChannel();
@@ -108,14 +113,16 @@ export class WorkerHandle {
       );
     });
     worker.addEventListener('messageerror', () => this.#fail('a message from the worker could not be read'));
-    const fullConfig: WorkerConfig = started ? { ...config, started } : config;
+    const fullConfig: WorkerConfig = started && doorbell ? { ...config, started, doorbell } : config;
     worker.postMessage({ t: 'hello', config: fullConfig, port: control.port2 } satisfies PageToWorker, [control.port2]);
   }
 
   /** The tools' descriptors; the worker builds their JSON Schemas on this first request. */
   async describe(): Promise<ToolDescriptor[]> {
     await this.ready;
-    return this.#remote.describe();
+    const descriptors = this.#remote.describe(); // posts one message on the control port
+    this.#posted();
+    return descriptors;
   }
 
   get dead(): boolean {
@@ -183,12 +190,13 @@ export class WorkerHandle {
   post(message: PageToWorker): void {
     if (this.#dead) return;
     this.#port.postMessage(message);
+    this.#posted();
   }
 
   /** Called back with requests that could not be cloned, and the error. */
   onUnsendable: (request: CallRequest, error: unknown) => void = () => {};
-  /** Called once a batch is on its way (deadlines start now). */
-  onSent: (requests: CallRequest[]) => void = () => {};
+  /** Called once a batch is on its way (deadlines start now); `rung` when it went through the doorbell. */
+  onSent: (requests: CallRequest[], rung: boolean) => void = () => {};
 
   terminate(): void {
     if (this.#dead) return;
@@ -203,10 +211,22 @@ export class WorkerHandle {
     if (this.#dead || this.#outbox.length === 0) return;
     const calls = this.#outbox;
     this.#outbox = [];
+    let rung = false;
+    try {
+      rung = this.#ring(calls);
+    } catch {
+      // Whatever went wrong, the calls still go, by message.
+    }
+    if (rung) {
+      for (const request of calls) this.#sequence(request);
+      this.onSent(calls, true);
+      return;
+    }
     try {
       this.#port.postMessage(encodeCalls(calls) satisfies PageToWorker);
+      this.#posted();
       for (const request of calls) this.#sequence(request);
-      this.onSent(calls);
+      this.onSent(calls, false);
       return;
     } catch {
       // One of them holds something that cannot be cloned: send the others one by one.
@@ -215,6 +235,7 @@ export class WorkerHandle {
     for (const request of calls) {
       try {
         this.#port.postMessage(encodeCalls([request]) satisfies PageToWorker);
+        this.#posted();
         this.#sequence(request);
         sent.push(request);
       } catch (error) {
@@ -222,7 +243,41 @@ export class WorkerHandle {
         this.onUnsendable(request, error);
       }
     }
-    this.onSent(sent);
+    this.onSent(sent, false);
+  }
+
+  /**
+   * Hand calls to a parked worker through the doorbell. False when the worker is not parked, or
+   * the calls are not plain JSON (a Date, say, which only a message carries as it is) or too big:
+   * then they go by message.
+   */
+  #ring(calls: CallRequest[]): boolean {
+    const bell = this.#bell;
+    if (!bell || Atomics.load(bell.words, DOORBELL.state) !== DOORBELL.parked) return false;
+    // A message the worker has not taken yet must go first: these would overtake it.
+    if (Atomics.load(bell.words, DOORBELL.posted) !== Atomics.load(bell.words, DOORBELL.received)) return false;
+    for (const r of calls) {
+      if (findNonJSON(r.args) || (r.state !== undefined && findNonJSON(r.state))) return false;
+      if (r.context !== undefined && findNonJSON(r.context)) return false;
+    }
+    const payload = utf8.encode(JSON.stringify(encodeCalls(calls)));
+    if (payload.length > bell.bytes.length - DOORBELL.header) return false;
+    // Parked, the worker reads nothing: the buffer is ours until the state says rung.
+    bell.bytes.set(payload, DOORBELL.header);
+    Atomics.store(bell.words, DOORBELL.length, payload.length);
+    if (Atomics.compareExchange(bell.words, DOORBELL.state, DOORBELL.parked, DOORBELL.rung) !== DOORBELL.parked)
+      return false; // it stopped waiting meanwhile
+    Atomics.notify(bell.words, DOORBELL.state);
+    return true;
+  }
+
+  /** After posting to the worker: count it, and wake the worker if it is parked (it would not see the message). */
+  #posted(): void {
+    const bell = this.#bell;
+    if (!bell) return;
+    Atomics.add(bell.words, DOORBELL.posted, 1);
+    if (Atomics.compareExchange(bell.words, DOORBELL.state, DOORBELL.parked, DOORBELL.wake) === DOORBELL.parked)
+      Atomics.notify(bell.words, DOORBELL.state);
   }
 
   /** The worker starts calls in the order it receives them: number them as they are posted. */
@@ -239,6 +294,8 @@ export class WorkerHandle {
     this.#events.failure(this, reason, started);
   }
 }
+
+const utf8 = new TextEncoder();
 
 /** Calls as one flat `CallBatch`. */
 function encodeCalls(requests: readonly CallRequest[]): CallBatch {

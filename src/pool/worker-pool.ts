@@ -91,6 +91,8 @@ export interface PoolStats {
   running: number;
   /** Workers stopped and replaced after a timeout, crash or ignored abort. */
   restarted: number;
+  /** Calls handed to an idle worker through shared memory (the doorbell) rather than by message. */
+  rung: number;
 }
 
 interface PendingCall {
@@ -150,9 +152,12 @@ export class WorkerPool {
   #nextCallId = 1;
   #nextWorkerId = 1;
   #restarted = 0;
+  #rung = 0;
   #closed = false;
   #pumping = false;
   #descriptors: Promise<ToolDescriptor[]> | undefined;
+  /** Once the descriptors are known: the tools that take no state (theirs is not sent). */
+  #stateless: Set<string> | undefined;
 
   constructor(options: WorkerPoolOptions) {
     if (typeof options?.worker !== 'function') {
@@ -191,6 +196,7 @@ export class WorkerPool {
       queued: this.#queue.length - this.#queueHead,
       running: live.reduce((n, w) => n + w.load, 0),
       restarted: this.#restarted,
+      rung: this.#rung,
     };
   }
 
@@ -204,10 +210,16 @@ export class WorkerPool {
     if (this.#closed) return Promise.reject(new PoolClosedError());
     if (!this.#descriptors) {
       const worker = this.#workers.find((w) => !w.dead) ?? this.#spawn();
-      this.#descriptors = worker.describe().catch((error: unknown) => {
-        this.#descriptors = undefined;
-        throw new WorkerStartError({ reason: error instanceof Error ? error.message : String(error), cause: error });
-      });
+      this.#descriptors = worker.describe().then(
+        (descriptors) => {
+          this.#stateless = new Set(descriptors.filter((d) => !d.state).map((d) => d.spec.name));
+          return descriptors;
+        },
+        (error: unknown) => {
+          this.#descriptors = undefined;
+          throw new WorkerStartError({ reason: error instanceof Error ? error.message : String(error), cause: error });
+        },
+      );
     }
     return this.#descriptors;
   }
@@ -336,7 +348,7 @@ export class WorkerPool {
     const tc = call.toolCall;
     const request: CallRequest = { id: call.id, toolCallId: tc.id, name: tc.name, args: tc.args };
     const o = call.options;
-    if (o.state !== undefined) request.state = o.state;
+    if (o.state !== undefined && !this.#stateless?.has(tc.name)) request.state = o.state;
     if (o.context !== undefined) request.context = o.context;
     if (o.resultFormat !== undefined) request.resultFormat = o.resultFormat;
     worker.send(request);
@@ -360,7 +372,10 @@ export class WorkerPool {
       if (!this.#workers.some((w) => !w.dead)) queueMicrotask(() => this.#failQueued(failure));
       throw failure;
     }
-    handle.onSent = (requests) => this.#started(requests, handle);
+    handle.onSent = (requests, rung) => {
+      if (rung) this.#rung += requests.length;
+      this.#started(requests, handle);
+    };
     handle.onUnsendable = (request, error) => {
       const call = this.#calls.get(request.id);
       if (call) this.#settle(call, unsendable(call, error));

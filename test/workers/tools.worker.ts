@@ -148,6 +148,12 @@ serveTools([
     },
   }),
   defineTool({
+    name: 'when',
+    description: 'Take a Date (not JSON: only a structured clone carries it as it is).',
+    input: z.object({ at: z.date() }),
+    run: ({ at }) => at.toISOString(),
+  }),
+  defineTool({
     name: 'whole_state',
     description: 'See all of the caller state.',
     input: z.object({}),
