@@ -31,7 +31,7 @@ afterAll(async () => {
 storeContract('openIndexedDBStore', (clock) => fresh(clock.now).store);
 
 /** The keys IndexedDB really holds (expired items included until swept). */
-async function rawKeys(name: string, storeName = 'items'): Promise<unknown[]> {
+async function rawKeys(name: string, storeName = 'entries'): Promise<unknown[]> {
   const db = await openDB(name);
   try {
     return await db.getAllKeys(storeName);
@@ -102,8 +102,8 @@ describe('IndexedDB store: robustness', () => {
     store.close();
     const upgraded = await openDB(name);
     expect(upgraded.version).toBe(STORE_SCHEMA_VERSION);
-    expect([...upgraded.objectStoreNames]).toEqual(['expiries', 'items']);
-    expect([...upgraded.transaction('items').store.indexNames]).toEqual([]);
+    expect([...upgraded.objectStoreNames]).toEqual(['entries', 'expiries']);
+    expect([...upgraded.transaction('entries').store.indexNames]).toEqual([]);
     expect(await upgraded.getAllKeys('expiries')).toHaveLength(1);
     upgraded.close();
   });
@@ -142,7 +142,7 @@ describe('IndexedDB store: robustness', () => {
     // Another tab with newer code: without the store closing its connection, this would block.
     const newer = await openDB(name, STORE_SCHEMA_VERSION + 1, {
       upgrade(db, _old, _new, tx) {
-        tx.objectStore('items').createIndex('future', 'updatedAt');
+        tx.objectStore('entries').createIndex('future', 'updatedAt');
         void db;
       },
       blocked() {

@@ -26,6 +26,9 @@ interface StoredRecord {
 type Db = IDBPDatabase<unknown>;
 type UpgradeTx = IDBPTransaction<unknown, string[], 'versionchange'>;
 
+/** The items, keyed `[namespace, key]` (array keys: a namespace prefix is a key range). */
+const ENTRIES = 'entries';
+
 /** The schema version this code writes. */
 export const STORE_SCHEMA_VERSION = 3;
 
@@ -38,21 +41,25 @@ export const STORE_MIGRATIONS: readonly ((db: Db, tx: UpgradeTx) => void)[] = [
   (db) => void db.createObjectStore('items', { keyPath: ['ns', 'key'] }),
   // v2: an index of expiry times, so that TTL sweeps read only what expired.
   (_db, tx) => void tx.objectStore('items').createIndex('expiresAt', 'expiresAt'),
-  // v3: expiry times move to a store of their own, written only for items with a TTL: an index
-  // costs every put as much again, TTL or not. What the index held is carried over.
+  // v3: the items move to a store whose keys are given with each write rather than read from
+  // the record (a key path costs every put about as much as the put itself), and expiry times to
+  // a store of their own, written only for items with a TTL (the v2 index cost every put, TTL or
+  // not). Everything is carried over.
   (db, tx) => {
-    db.createObjectStore('expiries');
     const raw = unwrap(tx) as IDBTransaction;
-    const items = raw.objectStore('items');
-    const expiries = raw.objectStore('expiries');
-    const cursor = items.index('expiresAt').openCursor();
+    const rawDb = unwrap(db) as IDBDatabase;
+    const entries = rawDb.createObjectStore(ENTRIES);
+    const expiries = rawDb.createObjectStore('expiries');
+    const cursor = raw.objectStore('items').openCursor();
     cursor.onsuccess = () => {
       const c = cursor.result;
       if (!c) {
-        items.deleteIndex('expiresAt');
+        rawDb.deleteObjectStore('items');
         return;
       }
-      noteExpiry(expiries, c.value as StoredRecord);
+      const record = c.value as StoredRecord;
+      entries.put(record, c.primaryKey);
+      noteExpiry(expiries, record);
       c.continue();
     };
   },
@@ -73,7 +80,7 @@ const expiriesOf = (items: IDBObjectStore) => items.transaction.objectStore('exp
 const dueBy = (at: number) => IDBKeyRange.upperBound([at, []]);
 
 /** What a write touches: the items and their expiries. */
-const WRITE_SCOPE = ['items', 'expiries'];
+const WRITE_SCOPE = [ENTRIES, 'expiries'];
 
 /** Expired items are swept when the store opens, then at most this often (by the store's clock) as writes come. */
 export const SWEEP_INTERVAL_MS = 60_000;
@@ -182,7 +189,7 @@ class IndexedDBStore implements Store {
     mode: IDBTransactionMode,
     body: (store: IDBObjectStore, out: { value?: T }, guard: Guard) => void,
     /** The stores it may touch; `body` gets the first. */
-    scope: string[] = mode === 'readwrite' ? WRITE_SCOPE : ['items'],
+    scope: string[] = mode === 'readwrite' ? WRITE_SCOPE : [ENTRIES],
   ): Promise<T> {
     let tx: IDBTransaction;
     try {
@@ -276,7 +283,7 @@ class IndexedDBStore implements Store {
       'readwrite',
       (expiries, out, guard) => {
         out.value = 0;
-        const items = expiries.transaction.objectStore('items');
+        const items = expiries.transaction.objectStore(ENTRIES);
         const cursor = expiries.openCursor(dueBy(at));
         cursor.onsuccess = guard(() => {
           const c = cursor.result;
@@ -294,7 +301,7 @@ class IndexedDBStore implements Store {
           c.continue();
         });
       },
-      ['expiries', 'items'],
+      ['expiries', ENTRIES],
     );
   }
 
@@ -308,7 +315,7 @@ class IndexedDBStore implements Store {
       // A new key: one `add`, as cheap as a bare put. An existing one: the add fails, and only
       // then is the old record read, to keep its createdAt.
       const fresh = this.#record(namespace, key, value, undefined, ttlMs, at);
-      const add = store.add(fresh);
+      const add = store.add(fresh, [namespace, key]);
       noteExpiry(expiriesOf(store), fresh);
       add.onerror = guard((event: Event) => {
         if (add.error?.name !== 'ConstraintError') return; // anything else rolls the transaction back
@@ -316,7 +323,7 @@ class IndexedDBStore implements Store {
         const existing = store.get([namespace, key]);
         existing.onsuccess = guard(() => {
           const live = this.#live(existing.result, at);
-          store.put(live ? { ...fresh, createdAt: live.createdAt } : fresh);
+          store.put(live ? { ...fresh, createdAt: live.createdAt } : fresh, [namespace, key]);
         });
       });
     });
@@ -368,7 +375,7 @@ class IndexedDBStore implements Store {
         }
         checkValue(next);
         const record = this.#record(namespace, key, next, existing, ttlMs, at);
-        store.put(record);
+        store.put(record, [record.ns, record.key]);
         noteExpiry(expiriesOf(store), record);
         out.value = toItem(record);
       });
@@ -449,7 +456,7 @@ class IndexedDBStore implements Store {
             for (const [id, before] of existing) {
               const live = this.#live(before, at);
               const record = last.get(id);
-              if (live && record) store.put({ ...record, createdAt: live.createdAt });
+              if (live && record) store.put({ ...record, createdAt: live.createdAt }, [record.ns, record.key]);
             }
           },
           () => {
@@ -460,7 +467,7 @@ class IndexedDBStore implements Store {
         for (const op of ops as Extract<StoreOp, { op: 'put' }>[]) {
           const record = this.#record(op.namespace, op.key, op.value, undefined, op.ttlMs, at);
           written.push(record);
-          store.put(record);
+          store.put(record, [record.ns, record.key]);
           noteExpiry(expiries, record);
         }
         return;
@@ -482,7 +489,7 @@ class IndexedDBStore implements Store {
           } else {
             const record = this.#record(op.namespace, op.key, op.value, this.#live(existing.get(id), at), op.ttlMs, at);
             existing.set(id, record);
-            store.put(record);
+            store.put(record, [record.ns, record.key]);
             noteExpiry(expiriesOf(store), record);
           }
         }
