@@ -57,6 +57,7 @@ function cases(size: number): BenchCase[] {
       unit: 'ms',
       anchor: `pool/callmany-${size}`,
       target: { max: 1.1 },
+      repeat: 25, // a turn lasts well under a millisecond: more pairs, a steadier median
       note: `one AI message of ${size} trivial calls through ToolInvoker.run (interceptor chain, events, ToolMessages, state merge) over the same pool`,
       async setup() {
         const pool = await warmPool();

@@ -85,6 +85,7 @@ export const poolCases: BenchCase[] = [
     unit: 'ms',
     anchor: 'anchor/worker-cold-start',
     target: { max: 1.2 },
+    repeat: 25,
     note: 'createWorkerPool to the first result: worker start, module load (moat/worker, zod/mini tools), handshake, one call',
     setup: () => ({ sample: () => firstResult(poolWorker) }),
   },

@@ -40,6 +40,7 @@ export const storeCases: BenchCase[] = [
     unit: 'ms',
     anchor: 'anchor/idb-put-1000-one-tx',
     target: { max: 1.2 },
+    repeat: 25, // IndexedDB timings spread widely on this machine: more pairs, a steadier median
     note: 'store.batch of 1,000 puts: one transaction (reads what each put replaces, for createdAt)',
     setup: withStore((store, round) =>
       store.batch(
