@@ -24,6 +24,20 @@ export function roundTrip(worker: Worker, data: unknown): Promise<unknown> {
   });
 }
 
+/** Start a worker and time it until its first message (then stop it). */
+function untilFirstMessage(make: () => Worker): Promise<number> {
+  return time(
+    () =>
+      new Promise<void>((resolve) => {
+        const worker = make();
+        worker.onmessage = () => {
+          worker.terminate();
+          resolve();
+        };
+      }),
+  );
+}
+
 function openDatabase(): Promise<{ db: IDBDatabase; name: string }> {
   const name = `moat-bench-${crypto.randomUUID()}`;
   return new Promise((resolve, reject) => {
@@ -109,16 +123,7 @@ export const anchorCases: BenchCase[] = [
     note: 'new Worker(bare module) until its first message',
     setup: () => ({
       sample: () =>
-        time(
-          () =>
-            new Promise<void>((resolve) => {
-              const worker = new Worker(new URL('../workers/bare.worker.ts', import.meta.url), { type: 'module' });
-              worker.onmessage = () => {
-                worker.terminate();
-                resolve();
-              };
-            }),
-        ),
+        untilFirstMessage(() => new Worker(new URL('../workers/bare.worker.ts', import.meta.url), { type: 'module' })),
     }),
   },
   {
@@ -128,17 +133,8 @@ export const anchorCases: BenchCase[] = [
     note: 'new Worker(the pool benchmark tools script, not serving) until its first message: loading moat/worker, zod/mini and the tools',
     setup: () => ({
       sample: () =>
-        time(
-          () =>
-            new Promise<void>((resolve) => {
-              const worker = new Worker(new URL('../workers/pool-tools-load.worker.ts', import.meta.url), {
-                type: 'module',
-              });
-              worker.onmessage = () => {
-                worker.terminate();
-                resolve();
-              };
-            }),
+        untilFirstMessage(
+          () => new Worker(new URL('../workers/pool-tools-load.worker.ts', import.meta.url), { type: 'module' }),
         ),
     }),
   },
