@@ -5,6 +5,7 @@ import type { Connect, Plugin } from 'vite';
 import { defineConfig } from 'vite';
 import { workerContentSecurityPolicy } from './src/pool/worker-csp.ts';
 import { chromiumLaunchOptions } from './test/chromium.ts';
+import { SMALL_DISK_PROFILE } from './test/small-disk.ts';
 
 const root = import.meta.dirname;
 
@@ -75,7 +76,7 @@ export default defineConfig(({ mode }) => ({
           name: 'unit',
           environment: 'node',
           include: ['src/**/*.test.ts', 'worker/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/*.browser.test.ts'],
+          exclude: ['**/*.browser.test.ts', '**/*.quota.test.ts'],
         },
       },
       {
@@ -88,6 +89,22 @@ export default defineConfig(({ mode }) => ({
             enabled: true,
             headless: true,
             provider: playwright({ launchOptions: chromiumLaunchOptions() }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+      {
+        // A real quota exhaustion: the browser's profile on a small disk (test/small-disk.ts).
+        extends: true,
+        test: {
+          name: 'quota',
+          globalSetup: ['test/small-disk.ts'],
+          include: ['src/**/*.quota.test.ts'],
+          fileParallelism: false,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: chromiumLaunchOptions(), persistentContext: SMALL_DISK_PROFILE }),
             instances: [{ browser: 'chromium' }],
           },
         },
