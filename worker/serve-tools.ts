@@ -6,6 +6,7 @@ import { ToolError } from '../src/errors/tool-error';
 import { ToolExecutionError } from '../src/errors/tool-execution-error';
 import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
 import { ToolOutputError } from '../src/errors/tool-output-error';
+import { type Doorbell, doorbellOf, readCalls } from '../src/pool/doorbell';
 import {
   CALL_STRIDE,
   type CallBatch,
@@ -85,8 +86,6 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
   });
 }
 
-const utf8 = new TextDecoder();
-
 /** How long finished results may wait while a batch is still being started. */
 const FLUSH_AFTER_MS = 1;
 
@@ -107,7 +106,7 @@ class ToolServer {
   #receiving = false;
   #asks = 0;
   readonly #pendingAsks = new Map<number, (allow: boolean) => void>();
-  readonly #bell: { words: Int32Array; bytes: Uint8Array } | undefined;
+  readonly #bell: Doorbell | undefined;
   /** Messages taken from the page (the doorbell's `received`). */
   #taken = 0;
   #parkScheduled = false;
@@ -123,8 +122,7 @@ class ToolServer {
     this.#tools = tools;
     this.#specs = specs;
     this.#started = config.started ? new Int32Array(config.started) : undefined;
-    if (config.doorbell)
-      this.#bell = { words: new Int32Array(config.doorbell, 0, 4), bytes: new Uint8Array(config.doorbell) };
+    if (config.doorbell) this.#bell = doorbellOf(config.doorbell);
     this.#storeName = config.store?.name;
     setNetworkPolicy(config.network, this.#asker(config));
     watchForDeath((reason) => {
@@ -310,7 +308,7 @@ class ToolServer {
 
   /** Once this task's microtasks have run: park, if nothing is running. */
   #parkSoon(): void {
-    if (!this.#bell || this.#parkScheduled || this.#parking) return;
+    if (!this.#bell || this.#parkScheduled || this.#parking || this.#running.size > 0 || this.#closing) return;
     this.#parkScheduled = true;
     queueMicrotask(() => {
       this.#parkScheduled = false;
@@ -341,10 +339,9 @@ class ToolServer {
           return;
         }
         // Rung: the page had no message outstanding, so these calls overtake nothing.
-        const length = Atomics.load(words, DOORBELL.length);
-        const text = utf8.decode(bell.bytes.slice(DOORBELL.header, DOORBELL.header + length));
+        const batch = readCalls(bell);
         Atomics.store(words, DOORBELL.state, DOORBELL.idle);
-        this.#receiveCalls(JSON.parse(text) as CallBatch);
+        this.#receiveCalls(batch);
       }
     } finally {
       this.#parking = false;

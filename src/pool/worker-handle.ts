@@ -1,5 +1,6 @@
 import { type Remote, releaseProxy, wrap } from 'comlink';
 import { findNonJSON } from '../json/json-value';
+import { type Doorbell, doorbellOf, newDoorbellMemory, writeCalls } from './doorbell';
 import {
   CALL_STRIDE,
   type CallBatch,
@@ -39,7 +40,7 @@ export class WorkerHandle {
   readonly #control: MessagePort;
   readonly #events: WorkerEvents;
   readonly #started: Int32Array | undefined;
-  readonly #bell: { words: Int32Array; bytes: Uint8Array } | undefined;
+  readonly #bell: Doorbell | undefined;
   /** Calls sent (or about to be), by pool id, in send order. */
   readonly calls = new Map<number, Dispatched>();
   #outbox: CallRequest[] = [];
@@ -70,8 +71,8 @@ export class WorkerHandle {
     this.networkAnswers = config.network.mode === 'ask' ? config.network.answers : undefined;
     const started = shared ? new SharedArrayBuffer(4) : undefined;
     this.#started = started ? new Int32Array(started) : undefined;
-    const doorbell = shared ? new SharedArrayBuffer(DOORBELL.header + DOORBELL.bytes) : undefined;
-    if (doorbell) this.#bell = { words: new Int32Array(doorbell, 0, 4), bytes: new Uint8Array(doorbell) };
+    const doorbell = shared ? newDoorbellMemory() : undefined;
+    if (doorbell) this.#bell = doorbellOf(doorbell);
     // The hot path is the worker's own channel, the cheapest there is (a MessagePort round trip
     // costs about a fifth more); `describe` goes over Comlink on a port of its own.
     const control = new MessageChannel();
@@ -260,11 +261,8 @@ export class WorkerHandle {
       if (findNonJSON(r.args) || (r.state !== undefined && findNonJSON(r.state))) return false;
       if (r.context !== undefined && findNonJSON(r.context)) return false;
     }
-    const payload = utf8.encode(JSON.stringify(encodeCalls(calls)));
-    if (payload.length > bell.bytes.length - DOORBELL.header) return false;
     // Parked, the worker reads nothing: the buffer is ours until the state says rung.
-    bell.bytes.set(payload, DOORBELL.header);
-    Atomics.store(bell.words, DOORBELL.length, payload.length);
+    if (!writeCalls(bell, encodeCalls(calls))) return false;
     if (Atomics.compareExchange(bell.words, DOORBELL.state, DOORBELL.parked, DOORBELL.rung) !== DOORBELL.parked)
       return false; // it stopped waiting meanwhile
     Atomics.notify(bell.words, DOORBELL.state);
@@ -294,8 +292,6 @@ export class WorkerHandle {
     this.#events.failure(this, reason, started);
   }
 }
-
-const utf8 = new TextEncoder();
 
 /** Calls as one flat `CallBatch`. */
 function encodeCalls(requests: readonly CallRequest[]): CallBatch {
