@@ -76,6 +76,12 @@ function noteExpiry(expiries: IDBObjectStore, record: StoredRecord): void {
 
 const expiriesOf = (items: IDBObjectStore) => items.transaction.objectStore('expiries');
 
+/** Write an item under its `[namespace, key]`, and its expiry when it has one. */
+function putRecord(items: IDBObjectStore, record: StoredRecord): void {
+  items.put(record, [record.ns, record.key]);
+  noteExpiry(expiriesOf(items), record);
+}
+
 /** Every expiry entry due at `at` (a string id sorts before any array). */
 const dueBy = (at: number) => IDBKeyRange.upperBound([at, []]);
 
@@ -323,7 +329,7 @@ class IndexedDBStore implements Store {
         const existing = store.get([namespace, key]);
         existing.onsuccess = guard(() => {
           const live = this.#live(existing.result, at);
-          store.put(live ? { ...fresh, createdAt: live.createdAt } : fresh, [namespace, key]);
+          putRecord(store, live ? { ...fresh, createdAt: live.createdAt } : fresh);
         });
       });
     });
@@ -375,8 +381,7 @@ class IndexedDBStore implements Store {
         }
         checkValue(next);
         const record = this.#record(namespace, key, next, existing, ttlMs, at);
-        store.put(record, [record.ns, record.key]);
-        noteExpiry(expiriesOf(store), record);
+        putRecord(store, record);
         out.value = toItem(record);
       });
     });
@@ -456,19 +461,17 @@ class IndexedDBStore implements Store {
             for (const [id, before] of existing) {
               const live = this.#live(before, at);
               const record = last.get(id);
-              if (live && record) store.put({ ...record, createdAt: live.createdAt }, [record.ns, record.key]);
+              if (live && record) putRecord(store, { ...record, createdAt: live.createdAt });
             }
           },
           () => {
             throw SPARSE;
           },
         );
-        const expiries = expiriesOf(store);
         for (const op of ops as Extract<StoreOp, { op: 'put' }>[]) {
           const record = this.#record(op.namespace, op.key, op.value, undefined, op.ttlMs, at);
           written.push(record);
-          store.put(record, [record.ns, record.key]);
-          noteExpiry(expiries, record);
+          putRecord(store, record);
         }
         return;
       }
@@ -489,8 +492,7 @@ class IndexedDBStore implements Store {
           } else {
             const record = this.#record(op.namespace, op.key, op.value, this.#live(existing.get(id), at), op.ttlMs, at);
             existing.set(id, record);
-            store.put(record, [record.ns, record.key]);
-            noteExpiry(expiriesOf(store), record);
+            putRecord(store, record);
           }
         }
       });
