@@ -79,7 +79,7 @@ const expiriesOf = (items: IDBObjectStore) => items.transaction.objectStore('exp
 /** Write an item under its `[namespace, key]`, and its expiry when it has one. */
 function putRecord(items: IDBObjectStore, record: StoredRecord): void {
   items.put(record, [record.ns, record.key]);
-  noteExpiry(expiriesOf(items), record);
+  if (record.expiresAt !== undefined) noteExpiry(expiriesOf(items), record);
 }
 
 /** Every expiry entry due at `at` (a string id sorts before any array). */
@@ -322,7 +322,7 @@ class IndexedDBStore implements Store {
       // then is the old record read, to keep its createdAt.
       const fresh = this.#record(namespace, key, value, undefined, ttlMs, at);
       const add = store.add(fresh, [namespace, key]);
-      noteExpiry(expiriesOf(store), fresh);
+      if (fresh.expiresAt !== undefined) noteExpiry(expiriesOf(store), fresh);
       add.onerror = guard((event: Event) => {
         if (add.error?.name !== 'ConstraintError') return; // anything else rolls the transaction back
         event.preventDefault();
