@@ -1,7 +1,7 @@
 import type { $ZodType, output } from 'zod/v4/core';
 import { InvalidToolSpecError } from '../src/errors/invalid-tool-spec-error';
 import type { ToolDescriptor } from '../src/pool/protocol';
-import { TOOL_NAME_PATTERN, type ToolSpec, toolSpec } from '../src/providers/tool-spec';
+import { TOOL_NAME_PATTERN, type ToolSpec } from '../src/providers/tool-spec';
 import type { Store } from '../src/store/types';
 
 /** What a tool gets besides its arguments. */
@@ -18,8 +18,11 @@ export interface ToolRuntime<State = unknown, Context = unknown> {
   context: Context;
   /** The long-term store, when the pool was given one (the store issue); otherwise undefined. */
   store: Store | undefined;
-  /** The specs of every tool this worker serves. */
-  tools: readonly ToolSpec[];
+  /**
+   * The specs of every tool served beside this one (JSON Schemas included). A promise: the
+   * worker builds them on first use, so a worker that is never asked answers calls sooner.
+   */
+  tools: Promise<readonly ToolSpec[]>;
 }
 
 /** What `run` may give back: a value, a promise of one, or a stream of deltas whose return (or last item) is the result. */
@@ -43,12 +46,11 @@ export interface ToolInit<Input extends $ZodType, Result> {
 /** A tool, ready for `serveTools`. */
 export interface ToolDefinition {
   readonly name: string;
+  readonly description: string;
   /** The part of the caller's state the tool receives, as declared. */
   readonly state: ToolDescriptor['state'];
   /** The store namespaces the tool may touch (all, when undefined). */
   readonly storeNamespaces: string[][] | undefined;
-  /** Spec (JSON Schema built on first use, off the start-up path) and declarations. */
-  readonly descriptor: ToolDescriptor;
   readonly input: $ZodType;
   readonly output: $ZodType | undefined;
   run(args: unknown, runtime: ToolRuntime): ToolReturn<unknown>;
@@ -56,7 +58,7 @@ export interface ToolDefinition {
 
 /**
  * Define a tool. Its spec (name, description, JSON Schema of the input) is what the page sees;
- * the schema and `run` stay in the worker.
+ * the schema and `run` stay in the worker. Cheap: nothing is converted until the spec is asked for.
  *
  * @example
  * defineTool({
@@ -80,25 +82,12 @@ export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input,
   }
   const state: ToolDescriptor['state'] =
     init.state === true ? { whole: true } : typeof init.state === 'string' ? { field: init.state } : undefined;
-  let descriptor: ToolDescriptor | undefined;
+  // The spec (JSON Schema) is built by describeTool, when the page asks for it: not here.
   return {
     name: init.name,
+    description: init.description,
     state,
     storeNamespaces: init.store?.namespaces.map((ns) => [...ns]),
-    // z.toJSONSchema costs milliseconds per tool: a worker answers its first call without it.
-    get descriptor() {
-      if (!descriptor) {
-        const spec = toolSpec(
-          init.output
-            ? { name: init.name, description: init.description, input: init.input, output: init.output }
-            : init,
-        );
-        descriptor = { spec };
-        if (state) descriptor.state = state;
-        if (init.store) descriptor.store = { namespaces: init.store.namespaces.map((ns) => [...ns]) };
-      }
-      return descriptor;
-    },
     input: init.input,
     output: init.output,
     run: init.run as ToolDefinition['run'],

@@ -27,7 +27,8 @@ export interface ToolRunEnvironment {
   emit(delta: unknown): void;
   /** The store for this tool (already limited to its namespaces), on first use. */
   store(): Store | undefined;
-  tools(): readonly ToolSpec[];
+  /** The specs of the tools served beside this one, built on first use. */
+  tools(): Promise<readonly ToolSpec[]>;
 }
 
 /**
@@ -161,7 +162,7 @@ class Runtime implements ToolRuntime {
     return this.#store.value;
   }
 
-  get tools(): readonly ToolSpec[] {
+  get tools(): Promise<readonly ToolSpec[]> {
     return this.#env.tools();
   }
 }

@@ -1,5 +1,4 @@
 /// <reference lib="webworker" />
-import { expose } from 'comlink';
 import { MoatError } from '../src/errors/moat-error';
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolError } from '../src/errors/tool-error';
@@ -24,13 +23,13 @@ import {
   type PageToWorker,
   PROTOCOL_VERSION,
   STOP_BIT,
+  type ToolDescriptor,
   type WorkerConfig,
   type WorkerControl,
   type WorkerToPage,
 } from '../src/pool/protocol';
 import type { ToolSpec } from '../src/providers/tool-spec';
-import { openIndexedDBStore } from '../src/store/indexeddb-store';
-import { scopeStore } from '../src/store/scoped-store';
+import { deferredStore } from '../src/store/deferred-store';
 import type { Store } from '../src/store/types';
 import type { ToolDefinition } from './define-tool';
 import { executeTool } from './execute-tool';
@@ -40,6 +39,10 @@ import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-g
  * Serve these tools to a Moat worker pool: call it once, at the top level of the worker module.
  * Arguments are validated with each tool's zod schema here in the worker; results are converted
  * to text here too, so the page receives strings, not object graphs.
+ *
+ * What only some workers need is loaded when first needed, not at start: the JSON Schema code
+ * (when the page asks for the specs), Comlink (which carries that request) and the store code
+ * (when a tool first uses `runtime.store`). A worker answers its first call sooner for it.
  *
  * @example serveTools([multiply, remember, countPrimes]);
  */
@@ -53,17 +56,9 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     if (byName.has(tool.name)) throw new TypeError(`serveTools: two tools are named '${tool.name}'`);
     byName.set(tool.name, tool);
   }
-  let specs: ToolSpec[] | undefined;
-  const allSpecs = () => {
-    specs ??= tools.map((t) => t.descriptor.spec);
-    return specs;
-  };
+  const describe = once(() => loadDescribeTool().then((describeTool) => tools.map(describeTool)));
+  const allSpecs = once(() => describe().then((all) => all.map((d) => d.spec)));
   let server: ToolServer | undefined;
-  const control: WorkerControl = {
-    async describe() {
-      return tools.map((t) => t.descriptor);
-    },
-  };
   self.addEventListener('message', (event: MessageEvent<PageToWorker>) => {
     // Only the page's messages: tool code could dispatch forged ones (a 'net' answer, say).
     if (!event.isTrusted) return;
@@ -77,13 +72,75 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     if (Array.isArray(message) || message?.t !== 'hello') return;
     const connected = new ToolServer(message.config, byName, allSpecs, toPage);
     server = connected;
-    // The doorbell counts every message from the page, on this port too.
-    message.port.addEventListener('message', (e) => {
-      if (e.isTrusted) connected.took();
+    serveControl(message.port, connected, {
+      describe: () =>
+        connected.hold(describe()).then(
+          (descriptors) => ({ descriptors }),
+          (error: unknown) => ({ error: serializeError(error) }),
+        ),
     });
-    expose(control, message.port);
     toPage({ t: 'ready', version: PROTOCOL_VERSION, names: [...byName.keys()] });
   });
+}
+
+/** Start `load` when first asked and keep its promise; after a failure, the next ask starts it again. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let current: Promise<T> | undefined;
+  return () => {
+    if (current) return current;
+    const started = load();
+    current = started;
+    started.catch(() => {
+      if (current === started) current = undefined;
+    });
+    return started;
+  };
+}
+
+function loadDescribeTool(): Promise<(tool: ToolDefinition) => ToolDescriptor> {
+  return import('./later').then(
+    (m) => m.describeTool,
+    (error: unknown) => {
+      throw new Error(
+        `moat/worker could not load its JSON Schema code to describe the tools (${error instanceof Error ? error.message : String(error)})`,
+        { cause: error },
+      );
+    },
+  );
+}
+
+/**
+ * Answer `describe` over Comlink on the control port. Comlink is loaded on the first request:
+ * requests that come meanwhile are kept and handed to it, in order, once it listens.
+ */
+function serveControl(port: MessagePort, server: ToolServer, control: WorkerControl): void {
+  let waiting: MessageEvent[] | undefined;
+  let exposed = false;
+  port.addEventListener('message', (event) => {
+    // Only the page's messages (the ones handed to Comlink below are not trusted ones).
+    if (!event.isTrusted) return;
+    // The doorbell counts every message from the page, on this port too.
+    server.took();
+    if (exposed) return; // Comlink has it
+    if (waiting) {
+      waiting.push(event);
+      return;
+    }
+    waiting = [event];
+    server.hold(import('./later')).then(
+      ({ expose }) => {
+        expose(control, port);
+        exposed = true;
+        for (const e of waiting ?? []) port.dispatchEvent(new MessageEvent('message', { data: e.data }));
+        waiting = undefined;
+      },
+      (error: unknown) =>
+        server.fatal(
+          `moat/worker could not load Comlink to answer the page (${error instanceof Error ? error.message : String(error)})`,
+        ),
+    );
+  });
+  port.start();
 }
 
 /** How long finished results may wait while a batch is still being started. */
@@ -92,14 +149,18 @@ const FLUSH_AFTER_MS = 1;
 class ToolServer {
   readonly #port: { postMessage(message: WorkerToPage): void };
   readonly #tools: Map<string, ToolDefinition>;
-  readonly #specs: () => readonly ToolSpec[];
+  readonly #specs: () => Promise<readonly ToolSpec[]>;
   readonly #running = new Map<number, RunningCall>();
   readonly #started: Int32Array | undefined;
   /** Results, errors and deltas not posted yet, encoded as an `OutBatch`. */
   #outbox: OutBatch = [];
   #lastFlush = 0;
   readonly #storeName: string | undefined;
-  #store: Store | undefined;
+  /** The worker's store and the code to scope it, loaded when a tool first asks. */
+  readonly #store = once(async () => {
+    const code = await this.hold(import('./later'));
+    return { code, store: code.openIndexedDBStore(this.#storeName as string) };
+  });
   #closing = false;
   #flushScheduled = false;
   /** True while a batch of calls is being started: results wait for the flush at its end. */
@@ -111,11 +172,13 @@ class ToolServer {
   #taken = 0;
   #parkScheduled = false;
   #parking = false;
+  /** Work under way outside any call (a module loading): the worker must not park meanwhile. */
+  #held = 0;
 
   constructor(
     config: WorkerConfig,
     tools: Map<string, ToolDefinition>,
-    specs: () => readonly ToolSpec[],
+    specs: () => Promise<readonly ToolSpec[]>,
     post: (message: WorkerToPage) => void,
   ) {
     this.#port = { postMessage: post };
@@ -125,12 +188,26 @@ class ToolServer {
     if (config.doorbell) this.#bell = doorbellOf(config.doorbell);
     this.#storeName = config.store?.name;
     setNetworkPolicy(config.network, this.#asker(config));
-    watchForDeath((reason) => {
-      // What finished before the end still gets to the page; nothing more starts here.
-      this.#closing = true;
-      this.#flush();
-      this.#post({ t: 'fatal', reason });
-    });
+    watchForDeath((reason) => this.fatal(reason));
+  }
+
+  /** The worker cannot go on: what finished still gets to the page, nothing more starts here. */
+  fatal(reason: string): void {
+    this.#closing = true;
+    this.#flush();
+    this.#post({ t: 'fatal', reason });
+  }
+
+  /**
+   * Keep the worker out of the doorbell's wait until this settles: parked, it would take in
+   * nothing, the loaded module included, for up to `DOORBELL.parkMs`.
+   */
+  hold<T>(work: Promise<T>): Promise<T> {
+    this.#held++;
+    // Released a task later, once whatever answers the page with it has run.
+    const release = () => setTimeout(() => this.#held--, 0);
+    work.then(release, release);
+    return work;
   }
 
   #asker(config: WorkerConfig): AskPage {
@@ -250,13 +327,14 @@ class ToolServer {
     });
   }
 
+  /** The store as this tool may see it. Its code is loaded the first time a tool asks. */
   #storeFor(tool: ToolDefinition, call: CallRequest): Store | undefined {
     if (!this.#storeName) return undefined;
-    this.#store ??= openIndexedDBStore(this.#storeName);
     const namespaces = tool.storeNamespaces;
-    return namespaces
-      ? scopeStore(this.#store, namespaces, { toolName: call.name, toolCallId: call.toolCallId })
-      : this.#store;
+    const who = { toolName: call.name, toolCallId: call.toolCallId };
+    return deferredStore(
+      this.#store().then(({ code, store }) => (namespaces ? code.scopeStore(store, namespaces, who) : store)),
+    );
   }
 
   /** A result with nothing but its content goes as the bare content string. */
@@ -308,7 +386,8 @@ class ToolServer {
 
   /** Once this task's microtasks have run: park, if nothing is running. */
   #parkSoon(): void {
-    if (!this.#bell || this.#parkScheduled || this.#parking || this.#running.size > 0 || this.#closing) return;
+    const busy = this.#running.size > 0 || this.#held > 0 || this.#closing;
+    if (!this.#bell || this.#parkScheduled || this.#parking || busy) return;
     this.#parkScheduled = true;
     queueMicrotask(() => {
       this.#parkScheduled = false;
@@ -327,7 +406,7 @@ class ToolServer {
     const words = bell.words;
     this.#parking = true;
     try {
-      while (this.#running.size === 0 && !this.#closing) {
+      while (this.#running.size === 0 && this.#held === 0 && !this.#closing) {
         Atomics.store(words, DOORBELL.state, DOORBELL.parked);
         // Checked after saying so: a message posted from now on wakes us.
         if (Atomics.load(words, DOORBELL.posted) === this.#taken)

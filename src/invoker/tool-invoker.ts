@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../../worker/define-tool';
+import { describeTool } from '../../worker/describe-tool';
 import { executeTool } from '../../worker/execute-tool';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { describeValue, errorClassForName, MoatError } from '../errors/moat-error';
@@ -124,7 +125,7 @@ export class ToolInvoker {
         if (specs.has(tool.name)) {
           throw new InvalidToolSpecError({ toolName: tool.name, reason: 'it is defined both inline and in the pool' });
         }
-        specs.set(tool.name, { ...tool.descriptor.spec, isolated: false });
+        specs.set(tool.name, { ...describeTool(tool).spec, isolated: false });
       }
       return specs;
     })();
@@ -346,7 +347,7 @@ export class ToolInvoker {
                 store && inline.storeNamespaces
                   ? scopeStore(store, inline.storeNamespaces, { toolName: toolCall.name, toolCallId: toolCall.id })
                   : store,
-              tools: () => [...specs.values()],
+              tools: () => Promise.resolve([...specs.values()]),
             },
           ),
         );

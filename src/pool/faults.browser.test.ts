@@ -2,6 +2,7 @@
 // settles with its result or a typed error, the page stays responsive, nothing is lost.
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, testPool, toolsWorker, watchRuns } from '../../test/pool-helpers';
+import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
@@ -12,6 +13,7 @@ import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
 import { CALL_STRIDE } from './protocol';
 import { resultValue, type ToolResult } from './tool-result';
+import { WorkerHandle } from './worker-handle';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
 
 let pool: WorkerPool | undefined;
@@ -333,6 +335,55 @@ describe('queue, close and start failures', () => {
       /`network` to be 'allow', 'deny' or a function, got `'maybe'`/,
     );
     expect(() => createWorkerPool({ worker: 'tools.js' as never })).toThrow(/`worker` to be a function/);
+  });
+});
+
+describe('describing the tools', () => {
+  const describeFaults = (name: string) => () =>
+    new Worker(new URL('../../test/workers/describe-faults.worker.ts', import.meta.url), { type: 'module', name });
+
+  it('answers describe requests that come while its Comlink code is still loading, each one', async () => {
+    const handle = new WorkerHandle(
+      1,
+      toolsWorker(),
+      { network: { mode: 'allow' } },
+      { message: () => {}, failure: () => {} },
+      5_000,
+      crossOriginIsolated,
+    );
+    try {
+      const answers = await Promise.all([handle.describe(), handle.describe(), handle.describe()]);
+      expect(answers[0]?.map((d) => d.spec.name)).toContain('add');
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[2]).toEqual(answers[0]);
+    } finally {
+      handle.terminate();
+    }
+  });
+
+  it("rejects specs() with the tool's InvalidToolSpecError, its class kept, and goes on serving calls", async () => {
+    pool = createWorkerPool({ worker: describeFaults('not-object'), size: 1 });
+    const error = await pool.specs().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidToolSpecError);
+    expect(error).toMatchObject({ toolName: 'odd' });
+    expect(resultValue(await pool.call(call('add', { a: 2, b: 3 })))).toBe(5);
+  });
+
+  it('rejects specs() with WorkerStartError when the worker dies while describing; calls go on', async () => {
+    pool = createWorkerPool({ worker: describeFaults('close'), size: 1 });
+    const error = await pool.specs().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkerStartError);
+    expect((error as Error).message).toMatch(/closed itself/);
+    expect(resultValue(await pool.call(call('add', { a: 2, b: 3 })))).toBe(5);
+  });
+
+  it('stops a worker that does not answer describe within startTimeoutMs; specs() rejects, calls go on', async () => {
+    pool = createWorkerPool({ worker: describeFaults('hang'), size: 1, startTimeoutMs: 500 });
+    const error = await pool.specs().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkerStartError);
+    expect((error as Error).message).toMatch(/no answer to describe\(\) within 500 ms/);
+    expect(pool.stats.restarted).toBe(1);
+    expect(resultValue(await pool.call(call('add', { a: 2, b: 3 })))).toBe(5);
   });
 });
 

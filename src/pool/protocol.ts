@@ -89,8 +89,11 @@ export const DOORBELL = {
 
 /** What `serveTools` exposes over Comlink, on the port of the `hello` message. */
 export interface WorkerControl {
-  /** The tools' descriptors (JSON Schemas are built on this first request, not at start-up). */
-  describe(): Promise<ToolDescriptor[]>;
+  /**
+   * The tools' descriptors (JSON Schemas are built on this first request, not at start-up), or
+   * the error that prevented them, serialized so that it keeps its class on the page.
+   */
+  describe(): Promise<{ descriptors: ToolDescriptor[] } | { error: SerializedError }>;
 }
 
 /** How a non-string result becomes the text the model sees. */

@@ -1,4 +1,5 @@
 import { type Remote, releaseProxy, wrap } from 'comlink';
+import { reviveError } from '../errors/serialize-error';
 import { findNonJSON } from '../json/json-value';
 import { type Doorbell, doorbellOf, newDoorbellMemory, writeCalls } from './doorbell';
 import {
@@ -53,6 +54,10 @@ export class WorkerHandle {
   readonly ready: Promise<string[]>;
   #rejectReady!: (error: Error) => void;
   readonly #startTimer: ReturnType<typeof setTimeout>;
+  readonly #startTimeoutMs: number;
+  /** Rejects when the worker is gone (failed or terminated): what waits on it stops waiting. */
+  readonly #gone: Promise<never>;
+  #markGone!: (error: Error) => void;
   readonly #remote: Remote<WorkerControl>;
   /** Where the page answers the worker's synchronous network questions (policy functions). */
   readonly networkAnswers: SharedArrayBuffer | undefined;
@@ -85,6 +90,11 @@ export class WorkerHandle {
       this.#rejectReady = reject;
     });
     this.ready.catch(() => {});
+    this.#gone = new Promise<never>((_, reject) => {
+      this.#markGone = reject;
+    });
+    this.#gone.catch(() => {});
+    this.#startTimeoutMs = startTimeoutMs;
     this.#startTimer = setTimeout(
       () => this.#fail(`no answer within ${startTimeoutMs} ms (is serveTools() called in the worker?)`),
       startTimeoutMs,
@@ -118,12 +128,31 @@ export class WorkerHandle {
     worker.postMessage({ t: 'hello', config: fullConfig, port: control.port2 } satisfies PageToWorker, [control.port2]);
   }
 
-  /** The tools' descriptors; the worker builds their JSON Schemas on this first request. */
+  /**
+   * The tools' descriptors; the worker loads its JSON Schema code and builds them on this first
+   * request. Rejects if the worker dies first; a worker that has not answered within the start
+   * timeout is taken for broken and stopped (the pool replaces it).
+   */
   async describe(): Promise<ToolDescriptor[]> {
-    await this.ready;
-    const descriptors = this.#remote.describe(); // posts one message on the control port
+    await Promise.race([this.ready, this.#gone]);
+    const answer = this.#remote.describe(); // posts one message on the control port
     this.#posted();
-    return descriptors;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const reason = `no answer to describe() within ${this.#startTimeoutMs} ms`;
+        this.#fail(reason);
+        reject(new Error(reason));
+      }, this.#startTimeoutMs);
+    });
+    let outcome: Awaited<typeof answer>;
+    try {
+      outcome = await Promise.race([answer, this.#gone, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+    if ('error' in outcome) throw reviveError(outcome.error);
+    return outcome.descriptors;
   }
 
   get dead(): boolean {
@@ -199,10 +228,12 @@ export class WorkerHandle {
   /** Called once a batch is on its way (deadlines start now); `rung` when it went through the doorbell. */
   onSent: (requests: CallRequest[], rung: boolean) => void = () => {};
 
-  terminate(): void {
+  /** Stop the worker; `reason` is what a describe() still waiting on it rejects with. */
+  terminate(reason = 'the pool stopped the worker'): void {
     if (this.#dead) return;
     this.#dead = true;
     clearTimeout(this.#startTimer);
+    this.#markGone(new Error(reason));
     this.#worker.terminate();
     this.#control.close();
     this.#remote[releaseProxy]();
@@ -288,6 +319,7 @@ export class WorkerHandle {
     if (this.#dead) return;
     clearTimeout(this.#startTimer);
     this.#rejectReady(new Error(reason));
+    this.#markGone(new Error(reason));
     const started = this.#connected;
     this.#events.failure(this, reason, started);
   }

@@ -1,4 +1,4 @@
-import { describeValue } from '../errors/moat-error';
+import { describeValue, MoatError } from '../errors/moat-error';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
 import { reviveError, type SerializedError } from '../errors/serialize-error';
@@ -217,6 +217,8 @@ export class WorkerPool {
         },
         (error: unknown) => {
           this.#descriptors = undefined;
+          // The tools' own errors (a schema JSON Schema cannot express) come as they are.
+          if (MoatError.isInstance(error)) throw error;
           throw new WorkerStartError({ reason: error instanceof Error ? error.message : String(error), cause: error });
         },
       );
@@ -288,7 +290,7 @@ export class WorkerPool {
     this.#closed = true;
     clearTimeout(this.#timer);
     for (const call of [...this.#calls.values()]) this.#settle(call, new PoolClosedError());
-    for (const worker of this.#workers) worker.terminate();
+    for (const worker of this.#workers) worker.terminate('the pool was closed');
     this.#workers.length = 0;
     this.#queue.length = 0;
     this.#queueHead = 0;
@@ -476,7 +478,7 @@ export class WorkerPool {
     if (handle.dead) return;
     const unsent = handle.takeUnsent();
     const { known, ids: unstarted } = handle.unstarted();
-    handle.terminate();
+    handle.terminate(reason);
     const index = this.#workers.indexOf(handle);
     if (index >= 0) this.#workers.splice(index, 1);
     for (const [id, entry] of this.#abandoned) if (entry.worker === handle) this.#abandoned.delete(id);

@@ -27,8 +27,7 @@ export {
   strictModeProblems,
   TOOL_NAME_PATTERN,
   type ToolSpec,
-  type ToolSpecInit,
-  toolSpec,
   validateToolSpec,
   validateToolSpecs,
 } from './tool-spec';
+export { type ToolSpecInit, toolSpec } from './zod-spec';

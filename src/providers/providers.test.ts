@@ -9,7 +9,8 @@ import { fromGemini, toGemini, toGeminiTools } from './gemini';
 import { fromOllama, toOllama, toOllamaTools } from './ollama';
 import { fromOpenAIChat, toOpenAIChat, toOpenAITools } from './openai-chat';
 import { fromOpenAIResponses, toOpenAIResponses, toOpenAIResponsesTools } from './openai-responses';
-import { strictModeProblems, type ToolSpec, toolSpec, validateToolSpec } from './tool-spec';
+import { strictModeProblems, type ToolSpec, validateToolSpec } from './tool-spec';
+import { toolSpec } from './zod-spec';
 
 const weatherSpec: ToolSpec = {
   name: 'weather',

@@ -1,0 +1,24 @@
+import type { ToolDescriptor } from '../src/pool/protocol';
+import { toolSpec } from '../src/providers/zod-spec';
+import type { ToolDefinition } from './define-tool';
+
+const described = new WeakMap<ToolDefinition, ToolDescriptor>();
+
+/**
+ * What the page learns of a tool: its spec (the JSON Schema of its input, by `z.toJSONSchema`)
+ * and what it declares (state, store namespaces). Built once per tool; throws
+ * `InvalidToolSpecError` when a schema cannot be written as JSON Schema.
+ *
+ * A worker loads this module (and zod's JSON Schema code, the largest part of a tool worker)
+ * only when the page asks for the specs: see serveTools.
+ */
+export function describeTool(tool: ToolDefinition): ToolDescriptor {
+  let descriptor = described.get(tool);
+  if (descriptor) return descriptor;
+  const { name, description, input, output } = tool;
+  descriptor = { spec: toolSpec(output ? { name, description, input, output } : { name, description, input }) };
+  if (tool.state) descriptor.state = tool.state;
+  if (tool.storeNamespaces) descriptor.store = { namespaces: tool.storeNamespaces.map((ns) => [...ns]) };
+  described.set(tool, descriptor);
+  return descriptor;
+}
