@@ -17,6 +17,11 @@ export interface BenchCase {
   target?: { max?: number; min?: number };
   /** Shown in RESULTS.md: how the figure was obtained, what it includes. */
   note?: string;
+  /**
+   * Idle time before each sample (default none): lets what the sample before left behind (a
+   * worker thread being torn down, say) finish rather than overlap this one.
+   */
+  pauseMs?: number;
   /** Measured repetitions (default 15) after `warmup` discarded ones (default 3). */
   repeat?: number;
   warmup?: number;
@@ -48,10 +53,11 @@ export interface BenchResult {
 /** Run one case: warm up, measure, tear down. */
 export async function measure(c: BenchCase): Promise<number[]> {
   const run = await c.setup();
+  const sample = paused(run, c.pauseMs);
   const samples: number[] = [];
   try {
-    for (let i = 0; i < (c.warmup ?? 3); i++) await run.sample();
-    for (let i = 0; i < (c.repeat ?? 15); i++) samples.push(await run.sample());
+    for (let i = 0; i < (c.warmup ?? 3); i++) await sample();
+    for (let i = 0; i < (c.repeat ?? 15); i++) samples.push(await sample());
   } finally {
     await run.teardown?.();
   }
@@ -68,23 +74,35 @@ export async function measurePaired(
 ): Promise<{ samples: number[]; anchorSamples: number[] }> {
   const run = await c.setup();
   const anchorRun = await anchor.setup();
+  // Both pause as long as either asks, so that neither follows the other's leftovers.
+  const pause = Math.max(c.pauseMs ?? 0, anchor.pauseMs ?? 0);
+  const sample = paused(run, pause);
+  const anchorSample = paused(anchorRun, pause);
   const samples: number[] = [];
   const anchorSamples: number[] = [];
   try {
     for (let i = 0; i < Math.max(c.warmup ?? 3, anchor.warmup ?? 3); i++) {
-      await anchorRun.sample();
-      await run.sample();
+      await anchorSample();
+      await sample();
     }
     const repeat = Math.max(c.repeat ?? 15, 5);
     for (let i = 0; i < repeat; i++) {
-      anchorSamples.push(await anchorRun.sample());
-      samples.push(await run.sample());
+      anchorSamples.push(await anchorSample());
+      samples.push(await sample());
     }
   } finally {
     await run.teardown?.();
     await anchorRun.teardown?.();
   }
   return { samples, anchorSamples };
+}
+
+function paused(run: BenchRun, pauseMs = 0): () => Promise<number> {
+  if (pauseMs <= 0) return async () => run.sample();
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    return run.sample();
+  };
 }
 
 /** Time `fn` with the best clock there is, in ms. */

@@ -24,8 +24,8 @@ export function roundTrip(worker: Worker, data: unknown): Promise<unknown> {
   });
 }
 
-/** Start a worker and time it until its first message (then stop it). */
-function untilFirstMessage(make: () => Worker): Promise<number> {
+/** Start a worker (and post it `first`, if given) and time it until its first message (then stop it). */
+function untilFirstMessage(make: () => Worker, first?: unknown): Promise<number> {
   return time(
     () =>
       new Promise<void>((resolve) => {
@@ -34,9 +34,13 @@ function untilFirstMessage(make: () => Worker): Promise<number> {
           worker.terminate();
           resolve();
         };
+        if (first !== undefined) worker.postMessage(first);
       }),
   );
 }
+
+/** Between cold starts: the worker stopped before has gone (its thread torn down), not overlapping the next start. */
+export const COLD_START_PAUSE_MS = 50;
 
 function openDatabase(): Promise<{ db: IDBDatabase; name: string }> {
   const name = `moat-bench-${crypto.randomUUID()}`;
@@ -121,9 +125,25 @@ export const anchorCases: BenchCase[] = [
     name: 'anchor/worker-cold-start',
     unit: 'ms',
     note: 'new Worker(bare module) until its first message',
+    pauseMs: COLD_START_PAUSE_MS,
     setup: () => ({
       sample: () =>
         untilFirstMessage(() => new Worker(new URL('../workers/bare.worker.ts', import.meta.url), { type: 'module' })),
+    }),
+  },
+  {
+    name: 'anchor/zod-tool-worker',
+    unit: 'ms',
+    anchor: 'anchor/worker-cold-start',
+    pauseMs: COLD_START_PAUSE_MS,
+    repeat: 25,
+    note: "new Worker(a module loading zod/mini, building the bench tools' three schemas, validating the first message and answering it) until the answer: the least a zod tool worker costs",
+    setup: () => ({
+      sample: () =>
+        untilFirstMessage(
+          () => new Worker(new URL('../workers/zod-tool.worker.ts', import.meta.url), { type: 'module' }),
+          { i: 1 },
+        ),
     }),
   },
   {
@@ -131,6 +151,7 @@ export const anchorCases: BenchCase[] = [
     unit: 'ms',
     anchor: 'anchor/worker-cold-start',
     note: 'new Worker(the pool benchmark tools script, not serving) until its first message: loading moat/worker, zod/mini and the tools',
+    pauseMs: COLD_START_PAUSE_MS,
     setup: () => ({
       sample: () =>
         untilFirstMessage(

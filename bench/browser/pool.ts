@@ -5,6 +5,7 @@
  */
 import { createWorkerPool, type WorkerPool } from '../../src/pool/worker-pool';
 import { type BenchCase, time } from '../case';
+import { COLD_START_PAUSE_MS } from './anchors';
 
 const ROUND_TRIPS = 200;
 const IN_FLIGHT = 10_000;
@@ -27,9 +28,12 @@ async function warmPool(size: number, options = {}): Promise<WorkerPool> {
 
 /** A cold start: createWorkerPool to the first result. */
 async function firstResult(worker: () => Worker): Promise<number> {
-  const pool = createWorkerPool({ worker, size: 1 });
-  const elapsed = await time(() => pool.call({ id: 'first', name: 'noop', args: { i: 1 } }));
-  await pool.close();
+  let pool: WorkerPool | undefined;
+  const elapsed = await time(() => {
+    pool = createWorkerPool({ worker, size: 1 });
+    return pool.call({ id: 'first', name: 'noop', args: { i: 1 } });
+  });
+  await pool?.close();
   return elapsed;
 }
 
@@ -86,13 +90,24 @@ export const poolCases: BenchCase[] = [
     anchor: 'anchor/worker-cold-start',
     target: { max: 1.2 },
     repeat: 25,
+    pauseMs: COLD_START_PAUSE_MS,
     note: 'createWorkerPool to the first result: worker start, module load (moat/worker, zod/mini tools), handshake, one call',
+    setup: () => ({ sample: () => firstResult(poolWorker) }),
+  },
+  {
+    name: 'pool/cold-start-vs-zod-worker',
+    unit: 'ms',
+    anchor: 'anchor/zod-tool-worker',
+    repeat: 25,
+    pauseMs: COLD_START_PAUSE_MS,
+    note: 'the same cold start against the least a worker validating the same call with zod costs: what the pool adds (guard, protocol, runtime, result conversion)',
     setup: () => ({ sample: () => firstResult(poolWorker) }),
   },
   {
     name: 'pool/cold-start-vs-script',
     unit: 'ms',
     anchor: 'anchor/tools-script-load',
+    pauseMs: COLD_START_PAUSE_MS,
     note: 'the same cold start against loading the same script without serving: what the pool itself adds (hello, ready, the first call)',
     setup: () => ({ sample: () => firstResult(poolWorker) }),
   },
@@ -100,7 +115,8 @@ export const poolCases: BenchCase[] = [
     name: 'pool/cold-start-zod-classic',
     unit: 'ms',
     anchor: 'anchor/worker-cold-start',
-    note: 'the same with tools written against zod (classic) instead of zod/mini: about 70 KB more script for the worker to load',
+    pauseMs: COLD_START_PAUSE_MS,
+    note: 'the same with tools written against zod (classic) instead of zod/mini: about 60 KB more script for the worker to load',
     setup: () => ({ sample: () => firstResult(classicWorker) }),
   },
   {
