@@ -120,6 +120,24 @@ export const poolCases: BenchCase[] = [
     setup: () => ({ sample: () => firstResult(classicWorker) }),
   },
   {
+    name: 'pool/cold-specs',
+    unit: 'ms',
+    anchor: 'anchor/worker-cold-start',
+    pauseMs: COLD_START_PAUSE_MS,
+    note: "createWorkerPool to its tools' specs (an agent's first step): worker start, then describe, which loads the worker's JSON Schema code (a second module) and converts three schemas",
+    setup: () => ({
+      sample: async () => {
+        let pool: WorkerPool | undefined;
+        const elapsed = await time(() => {
+          pool = createWorkerPool({ worker: poolWorker, size: 1 });
+          return pool.specs();
+        });
+        await pool?.close();
+        return elapsed;
+      },
+    }),
+  },
+  {
     name: 'pool/timeout-recovery',
     unit: 'ms',
     anchor: 'anchor/worker-cold-start',
