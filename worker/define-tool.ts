@@ -18,11 +18,8 @@ export interface ToolRuntime<State = unknown, Context = unknown> {
   context: Context;
   /** The long-term store, when the pool was given one (the store issue); otherwise undefined. */
   store: Store | undefined;
-  /**
-   * The specs of every tool served beside this one (JSON Schemas included). A promise: the
-   * worker builds them on first use, so a worker that is never asked answers calls sooner.
-   */
-  tools: Promise<readonly ToolSpec[]>;
+  /** The specs of every tool this worker serves (built on first use). */
+  tools: readonly ToolSpec[];
 }
 
 /** What `run` may give back: a value, a promise of one, or a stream of deltas whose return (or last item) is the result. */

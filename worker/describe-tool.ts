@@ -6,11 +6,9 @@ const described = new WeakMap<ToolDefinition, ToolDescriptor>();
 
 /**
  * What the page learns of a tool: its spec (the JSON Schema of its input, by `z.toJSONSchema`)
- * and what it declares (state, store namespaces). Built once per tool; throws
- * `InvalidToolSpecError` when a schema cannot be written as JSON Schema.
- *
- * A worker loads this module (and zod's JSON Schema code, the largest part of a tool worker)
- * only when the page asks for the specs: see serveTools.
+ * and what it declares (state, store namespaces). Built once per tool, when first asked (the
+ * conversion costs milliseconds: not at start-up); throws `InvalidToolSpecError` when a schema
+ * cannot be written as JSON Schema.
  */
 export function describeTool(tool: ToolDefinition): ToolDescriptor {
   let descriptor = described.get(tool);

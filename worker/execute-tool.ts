@@ -27,8 +27,7 @@ export interface ToolRunEnvironment {
   emit(delta: unknown): void;
   /** The store for this tool (already limited to its namespaces), on first use. */
   store(): Store | undefined;
-  /** The specs of the tools served beside this one, built on first use. */
-  tools(): Promise<readonly ToolSpec[]>;
+  tools(): readonly ToolSpec[];
 }
 
 /**
@@ -162,7 +161,7 @@ class Runtime implements ToolRuntime {
     return this.#store.value;
   }
 
-  get tools(): Promise<readonly ToolSpec[]> {
+  get tools(): readonly ToolSpec[] {
     return this.#env.tools();
   }
 }

@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import { expose } from 'comlink';
 import { MoatError } from '../src/errors/moat-error';
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolError } from '../src/errors/tool-error';
@@ -23,7 +24,6 @@ import {
   type PageToWorker,
   PROTOCOL_VERSION,
   STOP_BIT,
-  type ToolDescriptor,
   type WorkerConfig,
   type WorkerControl,
   type WorkerToPage,
@@ -32,6 +32,7 @@ import type { ToolSpec } from '../src/providers/tool-spec';
 import { deferredStore } from '../src/store/deferred-store';
 import type { Store } from '../src/store/types';
 import type { ToolDefinition } from './define-tool';
+import { describeTool } from './describe-tool';
 import { executeTool } from './execute-tool';
 import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-guard';
 
@@ -40,9 +41,8 @@ import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-g
  * Arguments are validated with each tool's zod schema here in the worker; results are converted
  * to text here too, so the page receives strings, not object graphs.
  *
- * What only some workers need is loaded when first needed, not at start: the JSON Schema code
- * (when the page asks for the specs), Comlink (which carries that request) and the store code
- * (when a tool first uses `runtime.store`). A worker answers its first call sooner for it.
+ * The store code (IndexedDB, idb, the query engine) is loaded when a tool first uses
+ * `runtime.store`, not at start: a worker whose tools never touch it never loads it.
  *
  * @example serveTools([multiply, remember, countPrimes]);
  */
@@ -56,8 +56,20 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     if (byName.has(tool.name)) throw new TypeError(`serveTools: two tools are named '${tool.name}'`);
     byName.set(tool.name, tool);
   }
-  const describe = once(() => loadDescribeTool().then((describeTool) => tools.map(describeTool)));
-  const allSpecs = once(() => describe().then((all) => all.map((d) => d.spec)));
+  let specs: ToolSpec[] | undefined;
+  const allSpecs = () => {
+    specs ??= tools.map((tool) => describeTool(tool).spec);
+    return specs;
+  };
+  const control: WorkerControl = {
+    async describe() {
+      try {
+        return { descriptors: tools.map(describeTool) };
+      } catch (error) {
+        return { error: serializeError(error) }; // keeps its class on the page
+      }
+    },
+  };
   let server: ToolServer | undefined;
   self.addEventListener('message', (event: MessageEvent<PageToWorker>) => {
     // Only the page's messages: tool code could dispatch forged ones (a 'net' answer, say).
@@ -72,13 +84,11 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     if (Array.isArray(message) || message?.t !== 'hello') return;
     const connected = new ToolServer(message.config, byName, allSpecs, toPage);
     server = connected;
-    serveControl(message.port, connected, {
-      describe: () =>
-        connected.hold(describe()).then(
-          (descriptors) => ({ descriptors }),
-          (error: unknown) => ({ error: serializeError(error) }),
-        ),
+    // The doorbell counts every message from the page, on this port too.
+    message.port.addEventListener('message', (e) => {
+      if (e.isTrusted) connected.took();
     });
+    expose(control, message.port);
     toPage({ t: 'ready', version: PROTOCOL_VERSION, names: [...byName.keys()] });
   });
 }
@@ -97,59 +107,13 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-function loadDescribeTool(): Promise<(tool: ToolDefinition) => ToolDescriptor> {
-  return import('./later').then(
-    (m) => m.describeTool,
-    (error: unknown) => {
-      throw new Error(
-        `moat/worker could not load its JSON Schema code to describe the tools (${error instanceof Error ? error.message : String(error)})`,
-        { cause: error },
-      );
-    },
-  );
-}
-
-/**
- * Answer `describe` over Comlink on the control port. Comlink is loaded on the first request:
- * requests that come meanwhile are kept and handed to it, in order, once it listens.
- */
-function serveControl(port: MessagePort, server: ToolServer, control: WorkerControl): void {
-  let waiting: MessageEvent[] | undefined;
-  let exposed = false;
-  port.addEventListener('message', (event) => {
-    // Only the page's messages (the ones handed to Comlink below are not trusted ones).
-    if (!event.isTrusted) return;
-    // The doorbell counts every message from the page, on this port too.
-    server.took();
-    if (exposed) return; // Comlink has it
-    if (waiting) {
-      waiting.push(event);
-      return;
-    }
-    waiting = [event];
-    server.hold(import('./later')).then(
-      ({ expose }) => {
-        expose(control, port);
-        exposed = true;
-        for (const e of waiting ?? []) port.dispatchEvent(new MessageEvent('message', { data: e.data }));
-        waiting = undefined;
-      },
-      (error: unknown) =>
-        server.fatal(
-          `moat/worker could not load Comlink to answer the page (${error instanceof Error ? error.message : String(error)})`,
-        ),
-    );
-  });
-  port.start();
-}
-
 /** How long finished results may wait while a batch is still being started. */
 const FLUSH_AFTER_MS = 1;
 
 class ToolServer {
   readonly #port: { postMessage(message: WorkerToPage): void };
   readonly #tools: Map<string, ToolDefinition>;
-  readonly #specs: () => Promise<readonly ToolSpec[]>;
+  readonly #specs: () => readonly ToolSpec[];
   readonly #running = new Map<number, RunningCall>();
   readonly #started: Int32Array | undefined;
   /** Results, errors and deltas not posted yet, encoded as an `OutBatch`. */
@@ -158,7 +122,7 @@ class ToolServer {
   readonly #storeName: string | undefined;
   /** The worker's store and the code to scope it, loaded when a tool first asks. */
   readonly #store = once(async () => {
-    const code = await this.hold(import('./later'));
+    const code = await this.#hold(import('./store-code'));
     return { code, store: code.openIndexedDBStore(this.#storeName as string) };
   });
   #closing = false;
@@ -178,7 +142,7 @@ class ToolServer {
   constructor(
     config: WorkerConfig,
     tools: Map<string, ToolDefinition>,
-    specs: () => Promise<readonly ToolSpec[]>,
+    specs: () => readonly ToolSpec[],
     post: (message: WorkerToPage) => void,
   ) {
     this.#port = { postMessage: post };
@@ -188,11 +152,11 @@ class ToolServer {
     if (config.doorbell) this.#bell = doorbellOf(config.doorbell);
     this.#storeName = config.store?.name;
     setNetworkPolicy(config.network, this.#asker(config));
-    watchForDeath((reason) => this.fatal(reason));
+    watchForDeath((reason) => this.#fatal(reason));
   }
 
   /** The worker cannot go on: what finished still gets to the page, nothing more starts here. */
-  fatal(reason: string): void {
+  #fatal(reason: string): void {
     this.#closing = true;
     this.#flush();
     this.#post({ t: 'fatal', reason });
@@ -202,7 +166,7 @@ class ToolServer {
    * Keep the worker out of the doorbell's wait until this settles: parked, it would take in
    * nothing, the loaded module included, for up to `DOORBELL.parkMs`.
    */
-  hold<T>(work: Promise<T>): Promise<T> {
+  #hold<T>(work: Promise<T>): Promise<T> {
     this.#held++;
     // Released a task later, once whatever answers the page with it has run.
     const release = () => setTimeout(() => this.#held--, 0);

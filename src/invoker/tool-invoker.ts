@@ -347,7 +347,7 @@ export class ToolInvoker {
                 store && inline.storeNamespaces
                   ? scopeStore(store, inline.storeNamespaces, { toolName: toolCall.name, toolCallId: toolCall.id })
                   : store,
-              tools: () => Promise.resolve([...specs.values()]),
+              tools: () => [...specs.values()],
             },
           ),
         );

@@ -342,7 +342,7 @@ describe('describing the tools', () => {
   const describeFaults = (name: string) => () =>
     new Worker(new URL('../../test/workers/describe-faults.worker.ts', import.meta.url), { type: 'module', name });
 
-  it('answers describe requests that come while its Comlink code is still loading, each one', async () => {
+  it('answers describe requests made at once, each one', async () => {
     const handle = new WorkerHandle(
       1,
       toolsWorker(),

@@ -1,7 +1,6 @@
 /**
- * A `ToolSpec` built from zod schemas. Kept apart from the spec's rules (tool-spec.ts): the JSON
- * Schema conversion is the largest thing a tool worker holds, and a worker loads it only when
- * asked for its specs.
+ * A `ToolSpec` built from zod schemas, apart from the spec's rules (tool-spec.ts): the provider
+ * adapters check specs without pulling in zod's JSON Schema code.
  */
 import type { $ZodType } from 'zod/v4/core';
 import { toJSONSchema } from 'zod/v4/core';

@@ -209,6 +209,6 @@ serveTools([
     name: 'list_tools',
     description: 'Name every tool served here.',
     input: z.object({}),
-    run: async (_args, { tools }) => (await tools).map((t) => t.name),
+    run: (_args, { tools }) => tools.map((t) => t.name),
   }),
 ]);
