@@ -129,12 +129,13 @@ export class WorkerHandle {
   }
 
   /**
-   * The tools' descriptors; the worker loads its JSON Schema code and builds them on this first
-   * request. Rejects if the worker dies first; a worker that has not answered within the start
-   * timeout is taken for broken and stopped (the pool replaces it).
+   * The tools' descriptors; the worker builds their JSON Schemas on this first request. Rejects
+   * if the worker dies first; a worker that has not answered within the start timeout is taken
+   * for broken and stopped (the pool replaces it).
    */
   async describe(): Promise<ToolDescriptor[]> {
-    await Promise.race([this.ready, this.#gone]);
+    // Posted at once, even before the worker is up: it waits on the control port (no round trip
+    // for ready first). A worker that fails to start rejects it through #gone.
     const answer = this.#remote.describe(); // posts one message on the control port
     this.#posted();
     let timer: ReturnType<typeof setTimeout> | undefined;
