@@ -3,6 +3,7 @@
 // 'close' closes the worker, 'hang' never returns, 'not-object' has a string input schema.
 import { defineTool, serveTools } from 'moat/worker';
 import * as z from 'zod';
+import { seedTools } from '../seed-tools';
 
 const described = {
   // z.toJSONSchema reads a lazy schema's inner type: the faults happen on describe, not on calls.
@@ -16,13 +17,11 @@ const described = {
   'not-object': z.string(),
 }[self.name];
 
+const add = seedTools.find((tool) => tool.name === 'add');
+if (!add) throw new Error('the seed tools have no add');
+
 serveTools([
-  defineTool({
-    name: 'add',
-    description: 'Add two numbers.',
-    input: z.object({ a: z.number(), b: z.number() }),
-    run: ({ a, b }) => a + b,
-  }),
+  add,
   defineTool({
     name: 'odd',
     description: 'A tool whose input schema fails when described.',
