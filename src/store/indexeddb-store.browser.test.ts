@@ -200,6 +200,23 @@ describe('IndexedDB store: shared with tool workers', () => {
     }
   });
 
+  it('a worker loads the store code when a tool first uses the store, not before', async () => {
+    const { name } = fresh();
+    const pool = createWorkerPool({ worker: storeWorker, size: 1, store: name });
+    // A worker's resource timing lists what it fetched after start (dynamic imports), not its
+    // initial module graph: store code there was loaded on demand, not with the worker.
+    const storeCode = (scripts: unknown) => (scripts as string[]).filter((s) => /store-code|indexeddb-store/.test(s));
+    try {
+      const before = resultValue(await pool.call({ id: 's1', name: 'loaded_scripts', args: {} }));
+      expect(storeCode(before)).toEqual([]);
+      await pool.call({ id: 's2', name: 'remember', args: { key: 'tea', value: 'sencha' } });
+      const after = resultValue(await pool.call({ id: 's3', name: 'loaded_scripts', args: {} }));
+      expect(storeCode(after)).not.toEqual([]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('a tool limited to a namespace cannot reach another: StorePermissionError', async () => {
     const { name, store } = fresh();
     await store.put(['secrets'], 'api-key', 'sk-do-not-leak');

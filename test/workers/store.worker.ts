@@ -18,6 +18,12 @@ serveTools([
   }),
   ...seedTools.filter((t) => t.name === 'remember' || t.name === 'recall'),
   defineTool({
+    name: 'loaded_scripts',
+    description: 'What this worker has fetched since it started (its resource timing).',
+    input: z.object({}),
+    run: () => performance.getEntriesByType('resource').map((e) => e.name),
+  }),
+  defineTool({
     name: 'peek',
     description: 'Try to read outside the allowed namespaces.',
     input: z.object({}),
