@@ -152,14 +152,12 @@ class ToolServer {
     if (config.doorbell) this.#bell = doorbellOf(config.doorbell);
     this.#storeName = config.store?.name;
     setNetworkPolicy(config.network, this.#asker(config));
-    watchForDeath((reason) => this.#fatal(reason));
-  }
-
-  /** The worker cannot go on: what finished still gets to the page, nothing more starts here. */
-  #fatal(reason: string): void {
-    this.#closing = true;
-    this.#flush();
-    this.#post({ t: 'fatal', reason });
+    watchForDeath((reason) => {
+      // What finished before the end still gets to the page; nothing more starts here.
+      this.#closing = true;
+      this.#flush();
+      this.#post({ t: 'fatal', reason });
+    });
   }
 
   /**
