@@ -26,16 +26,20 @@ async function warmPool(size: number, options = {}): Promise<WorkerPool> {
   return pool;
 }
 
-/** A cold start: createWorkerPool to the first result. */
-async function firstResult(worker: () => Worker): Promise<number> {
+/** A cold start: createWorkerPool to the end of its first operation. */
+async function cold(worker: () => Worker, first: (pool: WorkerPool) => Promise<unknown>): Promise<number> {
   let pool: WorkerPool | undefined;
   const elapsed = await time(() => {
     pool = createWorkerPool({ worker, size: 1 });
-    return pool.call({ id: 'first', name: 'noop', args: { i: 1 } });
+    return first(pool);
   });
   await pool?.close();
   return elapsed;
 }
+
+/** createWorkerPool to the first result. */
+const firstResult = (worker: () => Worker) =>
+  cold(worker, (pool) => pool.call({ id: 'first', name: 'noop', args: { i: 1 } }));
 
 function throughput(size: number): BenchCase {
   return {
@@ -124,18 +128,8 @@ export const poolCases: BenchCase[] = [
     unit: 'ms',
     anchor: 'anchor/worker-cold-start',
     pauseMs: COLD_START_PAUSE_MS,
-    note: "createWorkerPool to its tools' specs (an agent's first step): worker start, then describe, which loads the worker's JSON Schema code (a second module) and converts three schemas",
-    setup: () => ({
-      sample: async () => {
-        let pool: WorkerPool | undefined;
-        const elapsed = await time(() => {
-          pool = createWorkerPool({ worker: poolWorker, size: 1 });
-          return pool.specs();
-        });
-        await pool?.close();
-        return elapsed;
-      },
-    }),
+    note: "createWorkerPool to its tools' specs (an agent's first step): worker start, then describe, which converts the three tools' zod schemas to JSON Schema",
+    setup: () => ({ sample: () => cold(poolWorker, (pool) => pool.specs()) }),
   },
   {
     name: 'pool/timeout-recovery',
