@@ -50,7 +50,7 @@ describe('tool runtime through the pool', () => {
     expect(resultValue(none)).toEqual({});
   });
 
-  it('once it knows the tools, sends the state only to those that take it', async () => {
+  it('once it knows the tools, sends each the part of the state it declared, and nothing to the others', async () => {
     pool = testPool({ size: 1, sharedMemory: false }); // every call by message, to watch them
     await pool.specs();
     const sent: unknown[] = [];
@@ -63,10 +63,12 @@ describe('tool runtime through the pool', () => {
     try {
       expect(resultValue(await pool.call(call('add', { a: 1, b: 2 }), { state }))).toBe(3);
       expect(resultValue(await pool.call(call('user_state'), { state }))).toEqual({ state: { name: 'Ada' } });
+      expect(resultValue(await pool.call(call('user_state'), { state: { big: 'x' } }))).toEqual({});
+      expect(resultValue(await pool.call(call('whole_state'), { state }))).toEqual({ state });
     } finally {
       Worker.prototype.postMessage = original;
     }
-    expect(sent).toEqual([0, { state }]);
+    expect(sent).toEqual([0, { state: { user: { name: 'Ada' } } }, { state: {} }, { state }]);
   });
 
   it('carries artifacts and state updates beside the text', async () => {

@@ -156,8 +156,11 @@ export class WorkerPool {
   #closed = false;
   #pumping = false;
   #descriptors: Promise<ToolDescriptor[]> | undefined;
-  /** Once the descriptors are known: the tools that take no state (theirs is not sent). */
-  #stateless: Set<string> | undefined;
+  /**
+   * Once the descriptors are known: what state each tool declared. A tool is then sent only
+   * that part (nothing, one field, or all); until then the worker picks it from the whole.
+   */
+  #declaredState: Map<string, ToolDescriptor['state']> | undefined;
 
   constructor(options: WorkerPoolOptions) {
     if (typeof options?.worker !== 'function') {
@@ -212,7 +215,7 @@ export class WorkerPool {
       const worker = this.#workers.find((w) => !w.dead) ?? this.#spawn();
       this.#descriptors = worker.describe().then(
         (descriptors) => {
-          this.#stateless = new Set(descriptors.filter((d) => !d.state).map((d) => d.spec.name));
+          this.#declaredState = new Map(descriptors.map((d) => [d.spec.name, d.state]));
           return descriptors;
         },
         (error: unknown) => {
@@ -350,10 +353,30 @@ export class WorkerPool {
     const tc = call.toolCall;
     const request: CallRequest = { id: call.id, toolCallId: tc.id, name: tc.name, args: tc.args };
     const o = call.options;
-    if (o.state !== undefined && !this.#stateless?.has(tc.name)) request.state = o.state;
+    if (o.state !== undefined) {
+      const state = this.#stateFor(tc.name, o.state);
+      if (state !== undefined) request.state = state;
+    }
     if (o.context !== undefined) request.context = o.context;
     if (o.resultFormat !== undefined) request.resultFormat = o.resultFormat;
     worker.send(request);
+  }
+
+  /**
+   * The part of the caller's state a tool is sent: what it declared, once that is known, so the
+   * rest never reaches a worker (where every tool in that worker's realm could read it).
+   */
+  #stateFor(name: string, state: unknown): unknown {
+    if (!this.#declaredState?.has(name)) return state;
+    const declared = this.#declaredState.get(name);
+    if (declared === undefined) return undefined;
+    if ('whole' in declared) return state;
+    const { field } = declared;
+    // As the worker picks it (an own property of any object); a computed key defines an own
+    // property, even for '__proto__'.
+    return typeof state === 'object' && state !== null && Object.hasOwn(state, field)
+      ? { [field]: (state as Record<string, unknown>)[field] }
+      : {};
   }
 
   #spawn(): WorkerHandle {
