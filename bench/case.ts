@@ -65,8 +65,9 @@ export async function measure(c: BenchCase): Promise<number[]> {
 }
 
 /**
- * Run a case and its anchor alternately (anchor, case, anchor, case, …) so that both see the
- * same machine: drift (disk flushes, other load) lands on both instead of skewing the ratio.
+ * Run a case and its anchor alternately so that both see the same machine: drift (disk flushes,
+ * other load) lands on both instead of skewing the ratio. The order flips every pair (anchor
+ * first, then case first, …): neither side always runs right after the other's leftovers.
  */
 export async function measurePaired(
   c: BenchCase,
@@ -87,8 +88,13 @@ export async function measurePaired(
     }
     const repeat = Math.max(c.repeat ?? 15, 5);
     for (let i = 0; i < repeat; i++) {
-      anchorSamples.push(await anchorSample());
-      samples.push(await sample());
+      if (i % 2 === 0) {
+        anchorSamples.push(await anchorSample());
+        samples.push(await sample());
+      } else {
+        samples.push(await sample());
+        anchorSamples.push(await anchorSample());
+      }
     }
   } finally {
     await run.teardown?.();
