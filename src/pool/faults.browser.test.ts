@@ -179,6 +179,33 @@ describe('faults', () => {
     );
   });
 
+  it('refuses a call it cannot read, or with bad options, with a clear error, and keeps nothing of it', async () => {
+    pool = testPool({ size: 1 });
+    const hostile = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          throw new Error('trap');
+        },
+      },
+    );
+    const unreadable = pool.call({ id: 'p', name: 'echo', args: hostile });
+    await expect(unreadable).rejects.toBeInstanceOf(ToolInputValidationError);
+    await expect(unreadable).rejects.toThrow(/the tool call could not be read: trap/);
+    const ok = call('add', { a: 1, b: 2 });
+    await expect(pool.call(ok, null as never)).rejects.toThrow('Expected call options to be an object, got `null`');
+    await expect(pool.call(ok, { signal: {} as never })).rejects.toThrow(/`signal` to be an AbortSignal/);
+    await expect(pool.call(ok, { onDelta: 'log' as never })).rejects.toThrow(/`onDelta` to be a function/);
+    await expect(pool.call(ok, { resultFormat: 'xml' as never })).rejects.toThrow(
+      /`resultFormat` to be 'string' or 'json'/,
+    );
+    await expect(pool.call(ok, { timeoutMs: 0 })).rejects.toThrow(/`timeoutMs` to be a positive number/);
+    await expect(pool.callMany(undefined as never)).rejects.toThrow(/an array of tool calls, got `undefined`/);
+    expect(pool.stats).toMatchObject({ queued: 0, running: 0 });
+    expect(resultValue(await pool.call(ok))).toBe(3);
+    expect(pool.stats).toMatchObject({ queued: 0, running: 0 });
+  });
+
   it('settles 1,000 calls through a pool of 2 with random faults: right result or right error, none lost or duplicated', async () => {
     pool = testPool({ size: 2, timeoutMs: 5_000 });
     const watch = watchRuns();
@@ -286,6 +313,14 @@ describe('queue, close and start failures', () => {
     await expect(queued).rejects.toBeInstanceOf(PoolClosedError);
     await expect(pool.call(call('add', { a: 1, b: 1 }))).rejects.toBeInstanceOf(PoolClosedError);
     expect(pool.stats.workers).toBe(0);
+  });
+
+  it('close rejects specs() asked before it with PoolClosedError, and specs() after it', async () => {
+    pool = testPool({ size: 1 });
+    const asked = pool.specs();
+    await pool.close();
+    await expect(asked).rejects.toBeInstanceOf(PoolClosedError);
+    await expect(pool.specs()).rejects.toBeInstanceOf(PoolClosedError);
   });
 
   it('a worker script that never serves tools fails with WorkerStartError, without spinning', async () => {

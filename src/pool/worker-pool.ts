@@ -1,3 +1,4 @@
+import { callbackProblem, signalProblem } from '../errors/bad-option';
 import { describeValue, MoatError } from '../errors/moat-error';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
@@ -220,6 +221,7 @@ export class WorkerPool {
         },
         (error: unknown) => {
           this.#descriptors = undefined;
+          if (this.#closed) throw new PoolClosedError();
           // The tools' own errors (a schema JSON Schema cannot express) come as they are.
           if (MoatError.isInstance(error)) throw error;
           throw new WorkerStartError({ reason: error instanceof Error ? error.message : String(error), cause: error });
@@ -244,16 +246,19 @@ export class WorkerPool {
   call(toolCall: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
     return new Promise<ToolResult>((resolve, reject) => {
       if (this.#closed) return reject(new PoolClosedError());
-      const problem = checkToolCall(toolCall);
+      // Everything is checked before the call is registered: a bad call leaves nothing behind.
+      const problem = checkToolCall(toolCall) ?? checkCallOptions(options);
       if (problem) return reject(problem);
       if (options.signal?.aborted) return reject(options.signal.reason);
       if (this.#queue.length - this.#queueHead >= this.#maxQueue)
         return reject(new PoolQueueFullError({ maxQueue: this.#maxQueue }));
+      const timeoutMs =
+        options.timeoutMs === undefined ? this.#timeoutMs : positiveDuration('timeoutMs', options.timeoutMs);
       const call: PendingCall = {
         id: this.#nextCallId++,
         toolCall,
         options,
-        timeoutMs: options.timeoutMs === undefined ? this.#timeoutMs : positiveDuration('timeoutMs', options.timeoutMs),
+        timeoutMs,
         resolve,
         reject,
         settled: false,
@@ -272,8 +277,13 @@ export class WorkerPool {
     });
   }
 
-  /** Run one model turn's calls; they go out together, one message per worker. Never rejects. */
+  /**
+   * Run one model turn's calls; they go out together, one message per worker. Each call's failure
+   * is its outcome: rejects only when `toolCalls` is not an array.
+   */
   callMany(toolCalls: readonly ToolCall[], options: CallOptions = {}): Promise<CallOutcome[]> {
+    if (!Array.isArray(toolCalls))
+      return Promise.reject(new TypeError(`Expected an array of tool calls, got ${describeValue(toolCalls)}`));
     return Promise.all(
       toolCalls.map((tc) =>
         this.call(tc, options).then(
@@ -638,6 +648,23 @@ export class WorkerPool {
 }
 
 function checkToolCall(toolCall: ToolCall): Error | undefined {
+  try {
+    return toolCallProblem(toolCall);
+  } catch (error) {
+    // A proxy or getter that throws while the call is read.
+    return new ToolInputValidationError({
+      issues: [
+        {
+          path: [],
+          message: `the tool call could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ],
+      cause: error,
+    });
+  }
+}
+
+function toolCallProblem(toolCall: ToolCall): Error | undefined {
   const issues = [];
   if (typeof toolCall !== 'object' || toolCall === null)
     return new TypeError(`Expected a tool call object, got ${describeValue(toolCall)}`);
@@ -653,6 +680,18 @@ function checkToolCall(toolCall: ToolCall): Error | undefined {
     toolCallId: typeof toolCall.id === 'string' ? toolCall.id : undefined,
     issues,
   });
+}
+
+/** What is wrong with a call's options, if anything (a call's own data is checked when it is sent). */
+function checkCallOptions(options: CallOptions): TypeError | undefined {
+  if (typeof options !== 'object' || options === null)
+    return new TypeError(`Expected call options to be an object, got ${describeValue(options)}`);
+  const { signal, onDelta, resultFormat } = options;
+  const problem = signalProblem(signal) ?? callbackProblem(onDelta, 'onDelta');
+  if (problem) return problem;
+  if (resultFormat !== undefined && resultFormat !== 'string' && resultFormat !== 'json')
+    return new TypeError(`Expected \`resultFormat\` to be 'string' or 'json', got ${describeValue(resultFormat)}`);
+  return undefined;
 }
 
 /** A call whose arguments, state or context cannot be sent to a worker (a function in them, say). */
