@@ -40,6 +40,18 @@ describe('inputs', () => {
     await expect(invoker().run({ other: [] })).rejects.toThrow(/'messages' to be a message list/);
   });
 
+  it('refuses bad run options with a TypeError naming the option, in run and in stream', async () => {
+    const ai = aiMessage({ toolCalls: [call('add', { a: 1, b: 2 })] });
+    await expect(invoker().run(ai, null as never)).rejects.toThrow('Expected run options to be an object, got `null`');
+    await expect(invoker().run(ai, { state: [] as never })).rejects.toThrow(/`state` to be a plain object/);
+    await expect(invoker().run(ai, { signal: 'stop' as never })).rejects.toThrow(/`signal` to be an AbortSignal/);
+    await expect(invoker().run(ai, { onEvent: {} as never })).rejects.toThrow(/`onEvent` to be a function/);
+    const events = invoker()
+      .stream(ai, { signal: {} as never })
+      [Symbol.asyncIterator]();
+    await expect(events.next()).rejects.toThrow(/`signal` to be an AbortSignal/);
+  });
+
   it('answers in call order whatever order the calls finish in, running them in parallel', async () => {
     const calls = [call('multiply', { a: 3, b: 12 }), call('add', { a: 11, b: 49 })];
     const finished: string[] = [];

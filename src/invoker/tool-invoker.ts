@@ -1,10 +1,12 @@
 import type { ToolDefinition } from '../../worker/define-tool';
 import { describeTool } from '../../worker/describe-tool';
 import { executeTool } from '../../worker/execute-tool';
+import { callbackProblem, signalProblem } from '../errors/bad-option';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { describeValue, errorClassForName, MoatError } from '../errors/moat-error';
 import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
+import { isPlainObject } from '../json/json-value';
 import { toolMessage } from '../messages/constructors';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
 import type { ResultFormat } from '../pool/protocol';
@@ -146,6 +148,8 @@ export class ToolInvoker {
    * `onError: 'throw'` (or for classes `onError` does not list), and with `StateMergeError`.
    */
   async run(input: InvokerInput, options: RunOptions = {}): Promise<RunResult> {
+    const problem = runOptionsProblem(options);
+    if (problem) throw problem;
     const listener = options.onEvent;
     const emit = listener ?? noEvents;
     const turn = turnInput(input, this.#messagesKey);
@@ -219,6 +223,8 @@ export class ToolInvoker {
   stream(input: InvokerInput, options: RunOptions = {}): AsyncIterable<ToolEvent> {
     return {
       [Symbol.asyncIterator]: () => {
+        const problem = runOptionsProblem(options);
+        if (problem) return { next: () => Promise.reject(problem) };
         const controller = new AbortController();
         const outer = options.signal;
         const onOuterAbort = () => controller.abort(outer?.reason);
@@ -411,6 +417,15 @@ function checkOnError(onError: OnError): OnError {
   throw new TypeError(
     `Expected \`onError\` to be 'return', 'throw', a text, a function or a list of error classes, got ${describeValue(onError)}`,
   );
+}
+
+/** What is wrong with a turn's options, if anything. */
+function runOptionsProblem(options: RunOptions): TypeError | undefined {
+  if (typeof options !== 'object' || options === null)
+    return new TypeError(`Expected run options to be an object, got ${describeValue(options)}`);
+  if (options.state !== undefined && !isPlainObject(options.state))
+    return new TypeError(`Expected \`state\` to be a plain object, got ${describeValue(options.state)}`);
+  return signalProblem(options.signal) ?? callbackProblem(options.onEvent, 'onEvent');
 }
 
 function toMessage(call: ToolCall, outcome: ToolOutcome): ToolMessage {
