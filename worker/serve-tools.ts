@@ -115,6 +115,8 @@ class ToolServer {
   readonly #tools: Map<string, ToolDefinition>;
   readonly #specs: () => readonly ToolSpec[];
   readonly #running = new Map<number, RunningCall>();
+  /** The calls whose answer waits in the outbox (no longer running): who a failed post was for. */
+  #answered: CallRequest[] = [];
   readonly #started: Int32Array | undefined;
   /** Results, errors and deltas not posted yet, encoded as an `OutBatch`. */
   #outbox: OutBatch = [];
@@ -251,7 +253,7 @@ class ToolServer {
     // The page sets STOP_BIT when it gives up on this worker; calls not started by then are
     // re-sent elsewhere, so they must not run here.
     if (this.#started && Atomics.add(this.#started, 0, 1) & STOP_BIT) return;
-    const running = new RunningCall();
+    const running = new RunningCall(call);
     this.#running.set(call.id, running);
     let outcome: CallResult | Promise<CallResult>;
     try {
@@ -261,12 +263,12 @@ class ToolServer {
     }
     // A tool that answered synchronously is done now: its result waits in the outbox.
     if (!(outcome instanceof Promise)) {
-      this.#result(call.id, outcome);
+      this.#result(call, outcome);
       return;
     }
     outcome.then(
-      (result) => this.#result(call.id, result),
-      (error: unknown) => this.#send(OUT_ERROR, call.id, serializeError(asToolError(error, call))),
+      (result) => this.#result(call, result),
+      (error: unknown) => this.#send(OUT_ERROR, call, serializeError(asToolError(error, call))),
     );
   }
 
@@ -282,7 +284,7 @@ class ToolServer {
     return executeTool(tool, call, {
       signal: () => running.signal,
       emit: (delta) => {
-        if (this.#running.has(call.id)) this.#send(OUT_DELTA, call.id, delta);
+        if (this.#running.has(call.id)) this.#send(OUT_DELTA, call, delta);
       },
       store: () => this.#storeFor(tool, call),
       tools: this.#specs,
@@ -300,14 +302,17 @@ class ToolServer {
   }
 
   /** A result with nothing but its content goes as the bare content string. */
-  #result(id: number, result: CallResult): void {
-    if (result.artifact !== undefined || result.update !== undefined) this.#send(OUT_RESULT, id, result);
-    else this.#send(result.kind === 'json' ? OUT_JSON : OUT_TEXT, id, result.content);
+  #result(call: CallRequest, result: CallResult): void {
+    if (result.artifact !== undefined || result.update !== undefined) this.#send(OUT_RESULT, call, result);
+    else this.#send(result.kind === 'json' ? OUT_JSON : OUT_TEXT, call, result.content);
   }
 
-  #send(kind: number, id: number, payload: unknown): void {
-    if (kind !== OUT_DELTA) this.#running.delete(id);
-    this.#outbox.push(kind, id, payload);
+  #send(kind: number, call: CallRequest, payload: unknown): void {
+    if (kind !== OUT_DELTA) {
+      this.#running.delete(call.id);
+      this.#answered.push(call);
+    }
+    this.#outbox.push(kind, call.id, payload);
     if (this.#flushScheduled || this.#receiving) return;
     this.#flushScheduled = true;
     queueMicrotask(() => this.#flush());
@@ -320,6 +325,8 @@ class ToolServer {
     const batch = this.#outbox;
     this.#outbox = [];
     this.#parkSoon();
+    const answered = this.#answered;
+    if (answered.length > 0) this.#answered = [];
     try {
       this.#port.postMessage(batch);
     } catch {
@@ -331,7 +338,9 @@ class ToolServer {
           this.#port.postMessage([kind, id, batch[i + 2]]);
         } catch (error) {
           const what = kind === OUT_DELTA ? 'a streamed delta' : 'its artifact';
+          const call = this.#running.get(id)?.call ?? answered.find((c) => c.id === id);
           const failure = new ToolOutputError({
+            ...(call ? { toolName: call.name, toolCallId: call.toolCallId } : {}),
             reason: `${what} cannot be sent to the page (${error instanceof Error ? error.message : String(error)})`,
           });
           this.#running.get(id)?.abort(failure);
@@ -395,9 +404,14 @@ class ToolServer {
  * never do); an abort that comes first is kept and applied then.
  */
 class RunningCall {
+  readonly call: CallRequest;
   #controller: AbortController | undefined;
   #aborted = false;
   #reason: unknown;
+
+  constructor(call: CallRequest) {
+    this.call = call;
+  }
 
   get signal(): AbortSignal {
     if (!this.#controller) {

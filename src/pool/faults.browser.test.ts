@@ -157,12 +157,31 @@ describe('faults', () => {
   });
 
   it('refuses results that cannot be converted or sent, naming the problem', async () => {
-    pool = testPool();
+    pool = testPool({ size: 1 });
     await expect(pool.call(call('function_result'))).rejects.toThrow(
       /returned an unusable result: result\.callback is a function/,
     );
     await expect(pool.call(call('function_result'))).rejects.toBeInstanceOf(ToolOutputError);
     await expect(pool.call(call('unclonable_artifact'))).rejects.toThrow(/its artifact cannot be sent to the page/);
+    // Answered in one batch with a good call: the bad entry fails its call alone, named.
+    const artifact = call('unclonable_artifact');
+    const delta = call('unclonable_delta');
+    const [a, d, good] = await Promise.allSettled([
+      pool.call(artifact),
+      pool.call(delta),
+      pool.call(call('add', { a: 1, b: 2 })),
+    ]);
+    expect(a).toMatchObject({
+      status: 'rejected',
+      reason: { name: 'ToolOutputError', toolName: 'unclonable_artifact', toolCallId: artifact.id },
+    });
+    expect((a as PromiseRejectedResult).reason.message).toMatch(`Tool 'unclonable_artifact' (call ${artifact.id})`);
+    expect(d).toMatchObject({
+      status: 'rejected',
+      reason: { name: 'ToolOutputError', toolName: 'unclonable_delta', toolCallId: delta.id },
+    });
+    expect((d as PromiseRejectedResult).reason.message).toMatch(/a streamed delta cannot be sent to the page/);
+    expect(good.status === 'fulfilled' && resultValue(good.value)).toBe(3);
     await expect(pool.call(call('typed_output', { good: false }))).rejects.toThrow(/does not match the output schema/);
     expect(resultValue(await pool.call(call('typed_output', { good: true })))).toBe(42);
     expect(pool.stats.restarted).toBe(0);

@@ -113,6 +113,15 @@ serveTools([
     run: () => withArtifact('text is fine', { fn: () => 1 }),
   }),
   defineTool({
+    name: 'unclonable_delta',
+    description: 'Stream a delta that cannot be sent, then answer.',
+    input: z.object({}),
+    run: (_args, { emit }) => {
+      emit({ fn: () => 1 });
+      return 'answered after the bad delta';
+    },
+  }),
+  defineTool({
     name: 'big',
     description: 'Return a large result.',
     input: z.object({ records: z.number().int() }),
