@@ -12,8 +12,12 @@ import { aiMessage } from '../../src/messages/constructors';
 import { createWorkerPool, type WorkerPool } from '../../src/pool/worker-pool';
 import { type BenchCase, time } from '../case';
 
-/** Turns per sample: enough that one sample lasts tens of milliseconds. */
-const turnsFor = (size: number) => (size >= 100 ? 30 : 200);
+/**
+ * Turns per sample: a sample lasts 40–60 ms, long enough to take in the garbage collections a
+ * steady stream of turns causes (with 30 turns of 100 calls, a sample missed some of them and
+ * the ratio swung between 0.84 and 1.18 from run to run).
+ */
+const turnsFor = (size: number) => (size >= 100 ? 100 : 400);
 const worker = () => new Worker(new URL('../workers/pool-tools-mini.worker.ts', import.meta.url), { type: 'module' });
 
 /**
