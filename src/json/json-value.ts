@@ -11,9 +11,14 @@ export interface NonJSON {
   reason: string;
 }
 
+/** How deeply arrays and objects may nest in a value Moat checks, sends or stores. */
+export const MAX_JSON_DEPTH = 1000;
+const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels`;
+
 /**
  * Find the first place where a value is not JSON data: a function, a symbol, a bigint,
- * `undefined` in an array, a non-finite number, a class instance (Date, Map, …) or a cycle.
+ * `undefined` in an array, a non-finite number, a class instance (Date, Map, …), a cycle, or
+ * nesting deeper than `MAX_JSON_DEPTH`.
  * `undefined` object fields are allowed (JSON drops them). Reads the value once, copies nothing.
  *
  * @example findNonJSON({ a: [1, () => 2] }) // { path: ['a', 1], reason: 'a function' }
@@ -22,6 +27,8 @@ export function findNonJSON(value: unknown): NonJSON | undefined {
   const path: (string | number)[] = [];
   const open = new Set<object>();
   const visit = (v: unknown): string | undefined => {
+    // The path holds one step per level: deeper than this is refused, not a stack overflow.
+    if (path.length > MAX_JSON_DEPTH) return TOO_DEEP;
     switch (typeof v) {
       case 'string':
       case 'boolean':
@@ -61,7 +68,9 @@ export function findNonJSON(value: unknown): NonJSON | undefined {
     return undefined;
   };
   const reason = visit(value);
-  return reason === undefined ? undefined : { path, reason };
+  if (reason === undefined) return undefined;
+  // A path a thousand steps long says nothing more than "the value".
+  return reason === TOO_DEEP ? { path: [], reason } : { path, reason };
 }
 
 /**
