@@ -70,6 +70,11 @@ export function storeContract(name: string, make: (clock: Clock) => Store | Prom
         /Cannot store value\.f: it is a function/,
       );
       await expect(store.put(['json'], 'bad', undefined as never)).rejects.toBeInstanceOf(StoreValueError);
+      let deep: unknown = 'bottom';
+      for (let i = 0; i < 100_000; i++) deep = [deep];
+      await expect(store.put(['json'], 'bad', deep as never)).rejects.toThrow(
+        'Cannot store the value: it is nested deeper than 1000 levels',
+      );
       expect(await store.get(['json'], 'bad')).toBeUndefined();
     });
 
@@ -163,6 +168,42 @@ export function storeContract(name: string, make: (clock: Clock) => Store | Prom
       expect(await keys({ limit: 2 })).toEqual(['bread', 'juice']);
       expect(await keys({ limit: 2, offset: 2 })).toEqual(['coffee', 'tea']);
       expect(await keys({ offset: 10 })).toEqual([]);
+    });
+
+    it('refuses search and list options it cannot apply, rather than answering nothing', async () => {
+      const { store } = await setup();
+      await store.put(['opts'], 'k', { n: 1 });
+      const bad: [unknown, RegExp][] = [
+        ['newest', /search options to be an object, got `'newest'`/],
+        [{ filter: { n: { $regex: '^1' } } }, /Unknown operator \$regex in the filter field "n"/],
+        [{ filter: { n: { $gt: 0, unit: 'kg' } } }, /mixes operators \(\$gt\) with plain fields/],
+        [{ filter: { n: { $in: 1 } } }, /\$in takes an array of JSON values/],
+        [{ filter: { n: { $gte: {} } } }, /\$gte takes a finite number or a string/],
+        [{ filter: { n: { $ne: undefined } } }, /\$ne takes a JSON value/],
+        [{ filter: { n: () => 1 } }, /filter field "n" is not a JSON value: a function/],
+        [{ filter: 'n=1' }, /`filter` to be an object of field conditions/],
+        [{ limit: -1 }, /`limit` to be a non-negative integer, got `-1`/],
+        [{ offset: 1.5 }, /`offset` to be a non-negative integer/],
+        [{ limit: Number.NaN }, /`limit` to be a non-negative integer/],
+        [{ query: 5 }, /`query` to be a string, got `5`/],
+      ];
+      for (const [options, message] of bad)
+        await expect(store.search(['opts'], options as never)).rejects.toThrow(message);
+      expect((await store.search(['opts'], { filter: { n: { $gte: 1, $in: [1, 2] } } })).map((i) => i.key)).toEqual([
+        'k',
+      ]);
+      const badList: [unknown, RegExp][] = [
+        [7, /listNamespaces options to be an object/],
+        [{ maxDepth: 0 }, /`maxDepth` to be a positive integer, got `0`/],
+        [{ limit: 2.5 }, /`limit` to be a non-negative integer/],
+        [{ prefix: 'opts' }, /a namespace must be an array of labels/],
+        [{ suffix: [''] }, /a namespace label must not be empty/],
+      ];
+      for (const [options, message] of badList)
+        await expect(store.listNamespaces(options as never)).rejects.toThrow(message);
+      await expect(store.update(['opts'], 'k', 5 as never)).rejects.toThrow(/`updater` to be a function, got `5`/);
+      await expect(store.batch([{ op: 'drop' } as never])).rejects.toThrow(/Unknown store operation `'drop'`/);
+      expect((await store.get(['opts'], 'k'))?.value).toEqual({ n: 1 });
     });
 
     it('returns at most 10 results unless asked for more', async () => {

@@ -11,7 +11,16 @@ import type {
   StoreSearchOptions,
   StoreUpdater,
 } from './types';
-import { checkKey, checkNamespace, checkOps, checkTtl, checkValue } from './validate';
+import {
+  checkKey,
+  checkListOptions,
+  checkNamespace,
+  checkOps,
+  checkSearchOptions,
+  checkTtl,
+  checkUpdater,
+  checkValue,
+} from './validate';
 
 /** An item as IndexedDB holds it, keyed by `[ns, key]` (array keys: namespace prefixes are key ranges). */
 interface StoredRecord {
@@ -366,6 +375,7 @@ class IndexedDBStore implements Store {
   ): Promise<StoreItem | undefined> {
     checkNamespace(namespace);
     checkKey(key);
+    checkUpdater(updater);
     const ttlMs = checkTtl(options.ttlMs);
     const at = this.#now();
     const result = await this.#transact<StoreItem | undefined>('readwrite', (store, out, guard) => {
@@ -389,8 +399,9 @@ class IndexedDBStore implements Store {
     return result;
   }
 
-  async search(namespacePrefix: string[], options: StoreSearchOptions = {}): Promise<StoreItem[]> {
+  async search(namespacePrefix: string[], options?: StoreSearchOptions): Promise<StoreItem[]> {
     checkNamespace(namespacePrefix, { allowEmpty: true });
+    checkSearchOptions(options);
     const at = this.#now();
     const records = await this.#transact<StoredRecord[]>('readonly', (store, out, guard) => {
       const request = store.getAll(prefixRange(namespacePrefix));
@@ -401,9 +412,10 @@ class IndexedDBStore implements Store {
     return finishSearch(records.filter((r) => this.#live(r, at)).map(toItem), options);
   }
 
-  async listNamespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
+  async listNamespaces(options?: ListNamespacesOptions): Promise<string[][]> {
+    checkListOptions(options);
     const at = this.#now();
-    const prefix = options.prefix ? checkNamespace(options.prefix, { allowEmpty: true }) : [];
+    const prefix = options?.prefix ?? [];
     const namespaces = await this.#transact<string[][]>('readonly', (store, out, guard) => {
       out.value = [];
       const cursor = store.openCursor(prefixRange(prefix));

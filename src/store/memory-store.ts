@@ -9,7 +9,16 @@ import type {
   StoreSearchOptions,
   StoreUpdater,
 } from './types';
-import { checkKey, checkNamespace, checkOps, checkTtl, checkValue } from './validate';
+import {
+  checkKey,
+  checkListOptions,
+  checkNamespace,
+  checkOps,
+  checkSearchOptions,
+  checkTtl,
+  checkUpdater,
+  checkValue,
+} from './validate';
 
 /**
  * A store in memory, with the same behaviour as the IndexedDB one (for tests, Node, and data
@@ -69,6 +78,7 @@ export function createMemoryStore(options: StoreOptions = {}): Store {
     },
     async update(namespace: string[], key: string, updater: StoreUpdater, opts: { ttlMs?: number } = {}) {
       checkNamespace(namespace);
+      checkUpdater(updater);
       checkKey(key);
       const ttlMs = checkTtl(opts.ttlMs);
       const at = now();
@@ -81,13 +91,15 @@ export function createMemoryStore(options: StoreOptions = {}): Store {
       checkValue(next);
       return copy(write(namespace, key, next, ttlMs, at));
     },
-    async search(prefix: string[], opts: StoreSearchOptions = {}) {
+    async search(prefix: string[], opts?: StoreSearchOptions) {
       checkNamespace(prefix, { allowEmpty: true });
+      checkSearchOptions(opts);
       const at = now();
       const under = [...items.values()].filter((item) => live(item, at) && startsWith(item.namespace, prefix));
       return finishSearch(under, opts).map(copy);
     },
-    async listNamespaces(opts: ListNamespacesOptions = {}) {
+    async listNamespaces(opts?: ListNamespacesOptions) {
+      checkListOptions(opts);
       const at = now();
       return finishNamespaces(
         [...items.values()].filter((item) => live(item, at)).map((item) => item.namespace),

@@ -31,4 +31,11 @@ describe('scopeStore', () => {
     expect(error.message).toBe(`Tool 'remember' may not touch store namespace ["secrets"]. Allowed: ["memory"]`);
     expect([error.toolName, error.toolCallId]).toEqual(['remember', 'c1']);
   });
+
+  it('checks the options it pages by itself, and passes bad batches on for the store to refuse', async () => {
+    const scoped = scopeStore(createMemoryStore(), [['memory']]);
+    await expect(scoped.listNamespaces({ limit: -1 })).rejects.toThrow(/`limit` to be a non-negative integer/);
+    await expect(scoped.listNamespaces('all' as never)).rejects.toThrow(/listNamespaces options to be an object/);
+    await expect(scoped.batch(5 as never)).rejects.toThrow('Expected `ops` to be an array, got `5` (number)');
+  });
 });

@@ -1,7 +1,7 @@
 import { StorePermissionError } from '../errors/store-permission-error';
 import { startsWith } from './query';
 import type { Store, StoreOp } from './types';
-import { checkNamespace } from './validate';
+import { checkListOptions, checkNamespace } from './validate';
 
 /**
  * A view of a store limited to namespaces under the given prefixes: anything else is a
@@ -46,13 +46,14 @@ export function scopeStore(
       return store.search(prefix, options);
     },
     async listNamespaces(options = {}) {
+      checkListOptions(options);
       const all = await store.listNamespaces({ ...options, limit: Number.MAX_SAFE_INTEGER, offset: 0 });
       const mine = all.filter(permitted);
       const from = Math.max(0, options.offset ?? 0);
       return mine.slice(from, from + (options.limit ?? 100));
     },
     async batch(ops: readonly StoreOp[]) {
-      for (const op of ops) check(op?.namespace);
+      if (Array.isArray(ops)) for (const op of ops) check(op?.namespace); // else the store says what is wrong
       return store.batch(ops);
     },
     close: () => store.close(),

@@ -1,8 +1,8 @@
 import { describeValue } from '../errors/moat-error';
 import { StoreKeyError } from '../errors/store-key-error';
 import { StoreValueError } from '../errors/store-value-error';
-import { findNonJSON } from '../json/json-value';
-import type { StoreOp } from './types';
+import { findNonJSON, isPlainObject } from '../json/json-value';
+import type { ListNamespacesOptions, StoreOp, StoreSearchOptions } from './types';
 
 export const MAX_LABEL_LENGTH = 256;
 export const MAX_DEPTH = 16;
@@ -56,15 +56,89 @@ export function checkTtl(ttlMs: unknown): number | undefined {
 export function checkOps(ops: readonly StoreOp[]): void {
   if (!Array.isArray(ops)) throw new TypeError(`Expected \`ops\` to be an array, got ${describeValue(ops)}`);
   for (const op of ops) {
-    checkNamespace(op?.namespace);
-    checkKey(op?.key);
+    const kind = (op as { op?: unknown } | null)?.op;
+    if (kind !== 'put' && kind !== 'get' && kind !== 'delete')
+      throw new TypeError(`Unknown store operation ${describeValue(kind)}: expected 'put', 'get' or 'delete'`);
+    checkNamespace(op.namespace);
+    checkKey(op.key);
     if (op.op === 'put') {
       checkValue(op.value);
       checkTtl(op.ttlMs);
-    } else if (op.op !== 'get' && op.op !== 'delete') {
-      throw new TypeError(
-        `Unknown store operation ${describeValue((op as { op?: unknown }).op)}: expected 'put', 'get' or 'delete'`,
-      );
     }
   }
+}
+
+export function checkUpdater(updater: unknown): void {
+  if (typeof updater !== 'function')
+    throw new TypeError(`Expected \`updater\` to be a function, got ${describeValue(updater)}`);
+}
+
+function checkCount(name: string, value: unknown, min = 0): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
+    throw new TypeError(
+      `Expected \`${name}\` to be ${min === 0 ? 'a non-negative' : 'a positive'} integer, got ${describeValue(value)}`,
+    );
+}
+
+const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
+
+/** One field's condition: a JSON value to equal, or an object of known operators (never both). */
+function checkCondition(path: string, condition: unknown): void {
+  const where = `filter field ${JSON.stringify(path)}`;
+  const keys = isPlainObject(condition) ? Object.keys(condition) : [];
+  const operators = keys.filter((k) => k.startsWith('$'));
+  if (operators.length === 0) {
+    const problem = condition === undefined ? { path: [], reason: 'undefined' } : findNonJSON(condition);
+    if (problem) throw new TypeError(`The ${where} is not a JSON value: ${problem.reason}`);
+    return;
+  }
+  if (operators.length < keys.length)
+    throw new TypeError(`The ${where} mixes operators (${operators.join(', ')}) with plain fields`);
+  for (const op of operators) {
+    const operand = (condition as Record<string, unknown>)[op];
+    if (RANGE_OPERATORS.has(op)) {
+      if (!(typeof operand === 'string' || (typeof operand === 'number' && Number.isFinite(operand))))
+        throw new TypeError(`The ${where}: ${op} takes a finite number or a string, got ${describeValue(operand)}`);
+    } else if (op === '$in') {
+      if (!Array.isArray(operand) || findNonJSON(operand))
+        throw new TypeError(`The ${where}: $in takes an array of JSON values, got ${describeValue(operand)}`);
+    } else if (op === '$ne') {
+      if (operand === undefined || findNonJSON(operand))
+        throw new TypeError(`The ${where}: $ne takes a JSON value, got ${describeValue(operand)}`);
+    } else {
+      throw new TypeError(`Unknown operator ${op} in the ${where}: expected $gt, $gte, $lt, $lte, $ne or $in`);
+    }
+  }
+}
+
+/** Search options, checked before anything is read: a filter the store cannot apply is an error, not an empty result. */
+export function checkSearchOptions(options: unknown): StoreSearchOptions {
+  if (options === undefined) return {};
+  if (!isPlainObject(options))
+    throw new TypeError(`Expected search options to be an object, got ${describeValue(options)}`);
+  const { filter, limit, offset, query } = options;
+  if (filter !== undefined) {
+    if (!isPlainObject(filter))
+      throw new TypeError(`Expected \`filter\` to be an object of field conditions, got ${describeValue(filter)}`);
+    for (const [path, condition] of Object.entries(filter)) checkCondition(path, condition);
+  }
+  checkCount('limit', limit);
+  checkCount('offset', offset);
+  if (query !== undefined && typeof query !== 'string')
+    throw new TypeError(`Expected \`query\` to be a string, got ${describeValue(query)}`);
+  return options as StoreSearchOptions;
+}
+
+export function checkListOptions(options: unknown): ListNamespacesOptions {
+  if (options === undefined) return {};
+  if (!isPlainObject(options))
+    throw new TypeError(`Expected listNamespaces options to be an object, got ${describeValue(options)}`);
+  const { prefix, suffix, maxDepth, limit, offset } = options;
+  if (prefix !== undefined) checkNamespace(prefix, { allowEmpty: true });
+  if (suffix !== undefined) checkNamespace(suffix, { allowEmpty: true });
+  checkCount('maxDepth', maxDepth, 1);
+  checkCount('limit', limit);
+  checkCount('offset', offset);
+  return options as ListNamespacesOptions;
 }
