@@ -7,7 +7,13 @@ export {
   userMessage,
 } from './constructors';
 export { type MergedToolCallChunks, mergeToolCallChunks } from './merge-tool-call-chunks';
-export { messageFromJSON, messageToJSON, type SafeMessageFromJSON, safeMessageFromJSON } from './message-json';
+export {
+  checkMessages,
+  messageFromJSON,
+  messageToJSON,
+  type SafeMessageFromJSON,
+  safeMessageFromJSON,
+} from './message-json';
 export {
   type ParsedToolCall,
   type ParseToolCallOptions,

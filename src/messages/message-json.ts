@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MessageValidationError, type ValidationIssue } from '../errors/message-validation-error';
+import { describeValue } from '../errors/moat-error';
 import { isPlainObject, type JSONValue, toJSONValue } from '../json/json-value';
 import type { Message } from './types';
 
@@ -60,6 +61,30 @@ export function messageToJSON(message: Message): JSONValue {
 
 export type SafeMessageFromJSON = { success: true; value: Message } | { success: false; error: MessageValidationError };
 
+function issuesOf(error: z.core.$ZodError, prefix: (string | number)[] = []): ValidationIssue[] {
+  return error.issues.map((issue) => ({
+    path: [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+    message: issue.message,
+    code: issue.code,
+  }));
+}
+
+/**
+ * Check a conversation before it is turned into a provider's request: every entry must be a
+ * message. Throws `MessageValidationError` for the first one that is not, with its index in the
+ * path (a missing `toolCallId` fails here, not as the provider's 400 later).
+ *
+ * @example checkMessages(history) // then toOpenAIChat(history) cannot trip over a bad entry
+ */
+export function checkMessages(history: unknown): readonly Message[] {
+  if (!Array.isArray(history)) throw new TypeError(`Expected a list of messages, got ${describeValue(history)}`);
+  for (let i = 0; i < history.length; i++) {
+    const result = messageSchema.safeParse(history[i]);
+    if (!result.success) throw new MessageValidationError({ value: history[i], issues: issuesOf(result.error, [i]) });
+  }
+  return history as readonly Message[];
+}
+
 /**
  * Read a message back from JSON data, checking its shape. Unknown fields are dropped.
  *
@@ -68,12 +93,7 @@ export type SafeMessageFromJSON = { success: true; value: Message } | { success:
 export function safeMessageFromJSON(value: unknown): SafeMessageFromJSON {
   const result = messageSchema.safeParse(value);
   if (result.success) return { success: true, value: withoutUndefined(result.data) as Message };
-  const issues: ValidationIssue[] = result.error.issues.map((issue) => ({
-    path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-    message: issue.message,
-    code: issue.code,
-  }));
-  return { success: false, error: new MessageValidationError({ value, issues }) };
+  return { success: false, error: new MessageValidationError({ value, issues: issuesOf(result.error) }) };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Anthropic Messages API: a message → `AIMessage`, history → `{ system, messages }`.
  */
+import { checkMessages } from '../messages/message-json';
 import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
@@ -103,6 +104,7 @@ export interface AnthropicRequest {
  * @example const { system, messages } = toAnthropic(history)
  */
 export function toAnthropic(history: readonly Message[]): AnthropicRequest {
+  checkMessages(history);
   const system: string[] = [];
   const messages: Obj[] = [];
   const userTurn = (): Obj[] => {

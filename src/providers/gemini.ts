@@ -2,6 +2,7 @@
  * Google Gemini `generateContent` (AI Studio and Vertex): a response → `AIMessage`, history →
  * `{ systemInstruction, contents }`.
  */
+import { checkMessages } from '../messages/message-json';
 import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
 import { type JSONSchema, type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
@@ -109,6 +110,7 @@ export interface GeminiRequest {
  * @example const body = { ...toGemini(history), tools: toGeminiTools(specs) }
  */
 export function toGemini(history: readonly Message[]): GeminiRequest {
+  checkMessages(history);
   const system: string[] = [];
   const contents: Obj[] = [];
   const given = new Set<string>();

@@ -2,6 +2,7 @@
  * Ollama's native chat API (`/api/chat`, NDJSON when streaming): a response → `AIMessage`,
  * history → `messages`. (Ollama's OpenAI-compatible `/v1` endpoint uses `openai-chat`.)
  */
+import { checkMessages } from '../messages/message-json';
 import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
@@ -56,7 +57,7 @@ export function fromOllama(response: unknown): AIMessage {
  * @example body.messages = toOllama(history)
  */
 export function toOllama(history: readonly Message[]): Obj[] {
-  return history.map(toOllamaMessage);
+  return checkMessages(history).map(toOllamaMessage);
 }
 
 function toOllamaMessage(m: Message): Obj {

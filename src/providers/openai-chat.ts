@@ -3,6 +3,7 @@
  * Alibaba, vLLM, Ollama's /v1, …): responses → `AIMessage`, history → request messages.
  */
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
+import { checkMessages } from '../messages/message-json';
 import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
 import { strictModeProblems, type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
@@ -96,7 +97,7 @@ export interface ToOpenAIChatOptions {
  * @example body.messages = toOpenAIChat(history)
  */
 export function toOpenAIChat(messages: readonly Message[], options: ToOpenAIChatOptions = {}): Obj[] {
-  return messages.map((m) => toOpenAIChatMessage(m, options));
+  return checkMessages(messages).map((m) => toOpenAIChatMessage(m, options));
 }
 
 function toOpenAIChatMessage(m: Message, options: ToOpenAIChatOptions): Obj {

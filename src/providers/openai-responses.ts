@@ -1,6 +1,7 @@
 /**
  * OpenAI Responses API: a response's `output` items → `AIMessage`, history → `input` items.
  */
+import { checkMessages } from '../messages/message-json';
 import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
 import { checkStrict, type ToOpenAIToolsOptions } from './openai-chat';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
@@ -91,6 +92,7 @@ export function fromOpenAIResponses(response: unknown): AIMessage {
  * @example body.input = toOpenAIResponses(history)
  */
 export function toOpenAIResponses(messages: readonly Message[]): Obj[] {
+  checkMessages(messages);
   const items: Obj[] = [];
   for (const m of messages) {
     switch (m.role) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { fixtureJSON, hasFixtures } from '../../test/fixtures';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
+import { MessageValidationError } from '../errors/message-validation-error';
 import { aiMessage, systemMessage, toolMessage, userMessage } from '../messages/constructors';
 import type { Message } from '../messages/types';
 import { fromAnthropic, toAnthropic, toAnthropicTools } from './anthropic';
@@ -398,6 +399,26 @@ describe('history → requests', () => {
       { role: 'tool', content: 'Sunny', tool_name: 'weather' },
     ]);
   });
+
+  it('every converter refuses a history with a bad entry, naming it, instead of writing a broken request', () => {
+    const converters = { toOpenAIChat, toOpenAIResponses, toAnthropic, toGemini, toOllama };
+    const resultWithoutCall = { role: 'tool', name: 'weather', content: 'Sunny', status: 'success' };
+    for (const [name, convert] of Object.entries(converters)) {
+      const bad = [userMessage('Weather?'), resultWithoutCall] as never;
+      const error = (() => {
+        try {
+          convert(bad);
+        } catch (e) {
+          return e as MessageValidationError;
+        }
+      })();
+      expect(error, name).toBeInstanceOf(MessageValidationError);
+      expect(error?.issues[0]?.path, name).toEqual([1, 'toolCallId']);
+      expect(() => convert([aiMessage({ toolCalls: 'none' as never })]), name).toThrow(/Invalid message: 0\.toolCalls/);
+      expect(() => convert([null] as never), name).toThrow(MessageValidationError);
+      expect(() => convert('hi' as never), name).toThrow("Expected a list of messages, got `'hi'` (string)");
+    }
+  });
 });
 
 describe('round trips: response → AIMessage → request keep ids, names and args', () => {
@@ -494,6 +515,7 @@ describe('tool specs', () => {
       /must describe an object/,
     );
     expect(() => toOpenAITools([weatherSpec, weatherSpec])).toThrow(/two tools have this name/);
+    expect(() => toAnthropicTools(weatherSpec as never)).toThrow(/Expected a list of tool specs, got/);
   });
 
   it('converts to each provider shape', () => {

@@ -1,4 +1,5 @@
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
+import { describeValue } from '../errors/moat-error';
 import { isPlainObject } from '../json/json-value';
 
 /** A JSON Schema, as plain data. */
@@ -82,6 +83,7 @@ export function strictModeProblems(schema: JSONSchema, path = '$'): string[] {
 
 /** `validateToolSpec` for each, and no name twice. */
 export function validateToolSpecs(specs: readonly unknown[]): ToolSpec[] {
+  if (!Array.isArray(specs)) throw new TypeError(`Expected a list of tool specs, got ${describeValue(specs)}`);
   const seen = new Set<string>();
   return specs.map((spec) => {
     const valid = validateToolSpec(spec);
