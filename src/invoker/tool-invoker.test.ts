@@ -384,6 +384,15 @@ describe('helpers', () => {
     expect(() => new ToolInvoker({})).toThrow(/needs a pool, inline tools, or both/);
     expect(() => invoker({ maxConcurrency: 0 })).toThrow(/`maxConcurrency` to be a positive integer/);
     expect(() => invoker({ onError: 42 as never })).toThrow(/`onError` to be/);
+    expect(() => new ToolInvoker(5 as never)).toThrow(/ToolInvoker options to be an object, got `5`/);
+    expect(() => invoker({ interceptors: (() => {}) as never })).toThrow(/`interceptors` to be a list/);
+    expect(() => new ToolInvoker({ inlineTools: inlineTools[0] as never })).toThrow(/`inlineTools` to be a list/);
+    expect(() => invoker({ reducers: { total: 'sum' as never } })).toThrow(
+      /reducer of state key 'total' to be 'replace', 'append' or a function, got `'sum'`/,
+    );
+    expect(() => invoker({ resultFormat: 'yaml' as never })).toThrow(/`resultFormat` to be 'string' or 'json'/);
+    expect(() => invoker({ timeoutMs: -5 })).toThrow(/`timeoutMs` to be a positive number/);
+    expect(() => invoker({ messagesKey: '' })).toThrow(/`messagesKey` to be a non-empty string/);
   });
 
   it('lists inline specs as not isolated', async () => {

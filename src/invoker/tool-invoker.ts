@@ -80,6 +80,12 @@ export class ToolInvoker {
   #loaded: Map<string, ToolSpec> | undefined;
 
   constructor(options: ToolInvokerOptions = {}) {
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(`Expected ToolInvoker options to be an object, got ${describeValue(options)}`);
+    for (const list of ['inlineTools', 'interceptors'] as const) {
+      if (options[list] !== undefined && !Array.isArray(options[list]))
+        throw new TypeError(`Expected \`${list}\` to be a list, got ${describeValue(options[list])}`);
+    }
     if (options.pool === undefined && (options.inlineTools?.length ?? 0) === 0) {
       throw new TypeError('A ToolInvoker needs a pool, inline tools, or both');
     }
@@ -103,7 +109,23 @@ export class ToolInvoker {
     }
     this.#store = options.store;
     this.#messagesKey = options.messagesKey ?? 'messages';
+    if (typeof this.#messagesKey !== 'string' || this.#messagesKey === '')
+      throw new TypeError(`Expected \`messagesKey\` to be a non-empty string, got ${describeValue(this.#messagesKey)}`);
     this.#reducers = { ...options.reducers };
+    for (const [key, reducer] of Object.entries(this.#reducers)) {
+      if (reducer !== 'replace' && reducer !== 'append' && typeof reducer !== 'function')
+        throw new TypeError(
+          `Expected the reducer of state key '${key}' to be 'replace', 'append' or a function, got ${describeValue(reducer)}`,
+        );
+    }
+    if (options.resultFormat !== undefined && options.resultFormat !== 'string' && options.resultFormat !== 'json')
+      throw new TypeError(
+        `Expected \`resultFormat\` to be 'string' or 'json', got ${describeValue(options.resultFormat)}`,
+      );
+    if (options.timeoutMs !== undefined && !(typeof options.timeoutMs === 'number' && options.timeoutMs > 0))
+      throw new TypeError(
+        `Expected \`timeoutMs\` to be a positive number of milliseconds, got ${describeValue(options.timeoutMs)}`,
+      );
     this.#timeoutMs = options.timeoutMs;
   }
 
