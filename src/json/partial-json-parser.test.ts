@@ -129,6 +129,11 @@ describe('parsePartialJson', () => {
 });
 
 describe('createPartialJsonParser', () => {
+  it('takes text only', () => {
+    expect(() => createPartialJsonParser().push(5 as never)).toThrow('Expected text to push, got number');
+    expect(() => createPartialJsonParser().push(null as never)).toThrow('Expected text to push, got null');
+  });
+
   it('shows the seed example grow chunk by chunk', () => {
     const { snapshots, parser } = feed(['{"a": 3, ', '"b": 1', '2}']);
     expect(snapshots).toEqual([{ a: 3 }, { a: 3, b: 1 }, { a: 3, b: 12 }]);

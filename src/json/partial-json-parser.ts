@@ -141,6 +141,8 @@ class IncrementalJsonParser implements PartialJsonParser {
   }
 
   push(delta: string): unknown {
+    if (typeof delta !== 'string')
+      throw new TypeError(`Expected text to push, got ${delta === null ? 'null' : typeof delta}`);
     if (this.#mode === FAILED) return this.#root;
     const n = delta.length;
     let i = 0;

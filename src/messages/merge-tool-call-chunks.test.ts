@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { mergeToolCallChunks } from './merge-tool-call-chunks';
 
 describe('mergeToolCallChunks', () => {
+  it('takes a list of chunks', () => {
+    expect(() => mergeToolCallChunks({ index: 0 } as never)).toThrow(/tool call chunks \(an array or iterable\)/);
+  });
+
   it('merges fragments with the same index and parses the seed prefix best-effort', () => {
     const result = mergeToolCallChunks([
       { index: 0, id: 'call_1', name: 'add', args: '{"a": 3,' },

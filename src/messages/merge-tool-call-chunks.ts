@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/moat-error';
 import { parseToolCall } from './parse-tool-call';
 import type { InvalidToolCall, ToolCall, ToolCallChunk } from './types';
 
@@ -30,6 +31,8 @@ export interface MergedToolCallChunks {
  * ]).toolCalls; // [{ id: 'c1', name: 'add', args: { a: 3, b: 1 } }]
  */
 export function mergeToolCallChunks(chunks: Iterable<ToolCallChunk>): MergedToolCallChunks {
+  if (typeof (chunks as Partial<Iterable<ToolCallChunk>> | null)?.[Symbol.iterator] !== 'function')
+    throw new TypeError(`Expected tool call chunks (an array or iterable), got ${describeValue(chunks)}`);
   const byIndex = new Map<number, ToolCallChunk>();
   const unindexed: ToolCallChunk[] = [];
   for (const chunk of chunks) {

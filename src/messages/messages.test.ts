@@ -44,6 +44,17 @@ describe('constructors', () => {
       status: 'success',
     });
   });
+
+  it('refuse fields of the wrong kind with a TypeError naming them', () => {
+    expect(() => userMessage(42 as never)).toThrow('Expected the content to be a string, got `42` (number)');
+    expect(() => systemMessage(undefined as never)).toThrow(/the content to be a string/);
+    expect(() => aiMessage(5 as never)).toThrow(/a text or the fields of an AI message, got `5`/);
+    expect(() => aiMessage({ toolCalls: {} as never })).toThrow(/`toolCalls` to be a list/);
+    expect(() => toolMessage({ name: 'n', content: 'x' } as never)).toThrow(/`toolCallId` to be a string/);
+    expect(() => toolMessage({ toolCallId: 'c', name: 'n', content: 'x', status: 'ok' as never })).toThrow(
+      /`status` to be 'success' or 'error'/,
+    );
+  });
 });
 
 describe('predicates', () => {
