@@ -414,7 +414,10 @@ describe('history → requests', () => {
       })();
       expect(error, name).toBeInstanceOf(MessageValidationError);
       expect(error?.issues[0]?.path, name).toEqual([1, 'toolCallId']);
-      expect(() => convert([aiMessage({ toolCalls: 'none' as never })]), name).toThrow(/Invalid message: 0\.toolCalls/);
+      expect(
+        () => convert([{ role: 'assistant', content: '', toolCalls: 'none', invalidToolCalls: [] }] as never),
+        name,
+      ).toThrow(/Invalid message: 0\.toolCalls/);
       expect(() => convert([null] as never), name).toThrow(MessageValidationError);
       expect(() => convert('hi' as never), name).toThrow("Expected a list of messages, got `'hi'` (string)");
     }

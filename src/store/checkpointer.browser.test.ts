@@ -35,6 +35,9 @@ function contract(name: string, make: () => Checkpointer) {
       expect((await cp.list('t1', { limit: 1 })).map((c) => c.id)).toEqual(['c']);
       expect((await cp.list('t1', { before: 'c' })).map((c) => c.id)).toEqual(['b', 'a']);
       expect((await cp.list('t1', { before: 'unknown' })).map((c) => c.id)).toEqual([]);
+      await expect(cp.list('t1', { limit: -1 })).rejects.toThrow(/`limit` to be a non-negative integer, got `-1`/);
+      await expect(cp.list('t1', { before: 3 as never })).rejects.toThrow(/`before` to be a checkpoint id/);
+      await expect(cp.list('t1', 'newest' as never)).rejects.toThrow(/list options to be an object/);
       await cp.delete('t1');
       expect(await cp.get('t1')).toBeUndefined();
       expect((await cp.get('t2'))?.id).toBe('a');

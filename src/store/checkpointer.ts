@@ -110,6 +110,17 @@ function newestFirst(list: StoredCheckpoint[]): StoredCheckpoint[] {
   return list.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
+function checkListOptions(options: unknown): ListCheckpointsOptions {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`Expected list options to be an object, got ${describeValue(options)}`);
+  const { limit, before } = options as ListCheckpointsOptions;
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0))
+    throw new TypeError(`Expected \`limit\` to be a non-negative integer, got ${describeValue(limit)}`);
+  if (before !== undefined && typeof before !== 'string')
+    throw new TypeError(`Expected \`before\` to be a checkpoint id, got ${describeValue(before)}`);
+  return options as ListCheckpointsOptions;
+}
+
 function listFrom(all: StoredCheckpoint[], options: ListCheckpointsOptions): Checkpoint[] {
   let list = newestFirst(all);
   if (options.before !== undefined) {
@@ -139,6 +150,7 @@ export function createMemoryCheckpointer(): Checkpointer {
       })[0];
     },
     async list(threadId, options = {}) {
+      checkListOptions(options);
       return listFrom(structuredClone([...(threads.get(checkId(threadId, 'the thread id'))?.values() ?? [])]), options);
     },
     async delete(threadId) {
@@ -197,7 +209,10 @@ export function openIndexedDBCheckpointer(name: string): Checkpointer {
         await (await open()).put('checkpoints', stored);
       }),
     get: (threadId) => guard(async () => listFrom(await ofThread(threadId), { limit: 1 })[0]),
-    list: (threadId, options = {}) => guard(async () => listFrom(await ofThread(threadId), options)),
+    list: async (threadId, options = {}) => {
+      checkListOptions(options);
+      return guard(async () => listFrom(await ofThread(threadId), options));
+    },
     delete: (threadId) =>
       guard(async () => {
         const database = await open();

@@ -63,6 +63,13 @@ describe('decodeSSE', () => {
     );
   });
 
+  it('refuses a source that is not a stream of text or bytes, with a TypeError saying what it takes', async () => {
+    await expect(collect(decodeSSE(42 as never))).rejects.toThrow(
+      'Expected a ReadableStream or an async iterable of text or bytes (a fetch body, say), got `42` (number)',
+    );
+    await expect(collect(decodeStream('anthropic', null as never))).rejects.toThrow(/a ReadableStream or an async/);
+  });
+
   it('reads string chunks and a ReadableStream alike', async () => {
     expect(await collect(decodeSSE(fromChunks(['da', 'ta: x\n', '\n'])))).toEqual([{ data: 'x' }]);
     const body = new ReadableStream<Uint8Array>({

@@ -1,3 +1,5 @@
+import { describeValue } from '../errors/moat-error';
+
 /** Bytes or text as they arrive: a fetch body, or any async iterable of chunks. */
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
 
@@ -7,6 +9,13 @@ export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array |
  * `signal` cancels it and rejects with `signal.reason`.
  */
 export async function* textChunks(source: ByteSource, signal?: AbortSignal): AsyncGenerator<string> {
+  if (
+    !isReadableStream(source) &&
+    typeof (source as Partial<AsyncIterable<unknown>>)?.[Symbol.asyncIterator] !== 'function'
+  )
+    throw new TypeError(
+      `Expected a ReadableStream or an async iterable of text or bytes (a fetch body, say), got ${describeValue(source)}`,
+    );
   const decoder = new TextDecoder('utf-8');
   signal?.throwIfAborted();
   if (isReadableStream(source)) {
@@ -57,7 +66,7 @@ function flushInto(decoder: TextDecoder, text: string): string {
 }
 
 function isReadableStream(source: ByteSource): source is ReadableStream<Uint8Array> {
-  return typeof (source as ReadableStream).getReader === 'function';
+  return typeof (source as ReadableStream | null)?.getReader === 'function';
 }
 
 /**
