@@ -66,6 +66,8 @@ export interface ToolDefinition {
  * });
  */
 export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input, Result>): ToolDefinition {
+  if (typeof init !== 'object' || init === null)
+    throw new TypeError(`defineTool takes the tool's fields, got ${init === null ? 'null' : typeof init}`);
   if (typeof init.run !== 'function')
     throw new TypeError(`Tool '${init.name}' needs a run function, got ${typeof init.run}`);
   if (init.state !== undefined && init.state !== true && (typeof init.state !== 'string' || init.state === '')) {
@@ -77,16 +79,43 @@ export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input,
       reason: 'names must be 1 to 64 characters of a-z, A-Z, 0-9, _ or -',
     });
   }
+  const invalid = (reason: string) => new InvalidToolSpecError({ toolName: init.name, reason });
+  if (typeof init.description !== 'string') throw invalid('the description must be a string');
+  if (!isZodSchema(init.input)) throw invalid('`input` must be a zod schema');
+  if (init.output !== undefined && !isZodSchema(init.output)) throw invalid('`output` must be a zod schema');
+  const namespaces = init.store?.namespaces;
+  if (
+    init.store !== undefined &&
+    !(
+      Array.isArray(namespaces) &&
+      namespaces.every((ns) => Array.isArray(ns) && ns.length > 0 && ns.every((l) => typeof l === 'string' && l !== ''))
+    )
+  )
+    throw invalid('`store.namespaces` must be a list of namespaces, each a list of non-empty labels');
   const state: ToolDescriptor['state'] =
     init.state === true ? { whole: true } : typeof init.state === 'string' ? { field: init.state } : undefined;
   // The spec (JSON Schema) is built by describeTool, when the page asks for it: not here.
-  return {
+  const tool: ToolDefinition = {
     name: init.name,
     description: init.description,
     state,
-    storeNamespaces: init.store?.namespaces.map((ns) => [...ns]),
+    storeNamespaces: namespaces?.map((ns) => [...ns]),
     input: init.input,
     output: init.output,
     run: init.run as ToolDefinition['run'],
   };
+  defined.add(tool);
+  return tool;
+}
+
+const defined = new WeakSet<ToolDefinition>();
+
+/** True for what `defineTool` returned (checked, so it can be served and described). */
+export function isToolDefinition(value: unknown): value is ToolDefinition {
+  return typeof value === 'object' && value !== null && defined.has(value as ToolDefinition);
+}
+
+/** A zod 4 schema (classic or mini): both carry their internals under `_zod`. */
+function isZodSchema(value: unknown): value is $ZodType {
+  return typeof value === 'object' && value !== null && typeof (value as { _zod?: unknown })._zod === 'object';
 }

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { expose } from 'comlink';
-import { MoatError } from '../src/errors/moat-error';
+import { describeValue, MoatError } from '../src/errors/moat-error';
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolError } from '../src/errors/tool-error';
 import { ToolExecutionError } from '../src/errors/tool-execution-error';
@@ -31,7 +31,7 @@ import {
 import type { ToolSpec } from '../src/providers/tool-spec';
 import { deferredStore } from '../src/store/deferred-store';
 import type { Store } from '../src/store/types';
-import type { ToolDefinition } from './define-tool';
+import { isToolDefinition, type ToolDefinition } from './define-tool';
 import { describeTool } from './describe-tool';
 import { executeTool } from './execute-tool';
 import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-guard';
@@ -51,8 +51,11 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
   installNetworkGuard();
   // Only the server speaks to the page: tool code cannot post (forged results, say).
   const toPage = takePostMessage();
+  if (!Array.isArray(tools)) throw new TypeError(`serveTools takes a list of tools, got ${describeValue(tools)}`);
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
+    if (!isToolDefinition(tool))
+      throw new TypeError(`serveTools: every tool must come from defineTool(), got ${describeValue(tool)}`);
     if (byName.has(tool.name)) throw new TypeError(`serveTools: two tools are named '${tool.name}'`);
     byName.set(tool.name, tool);
   }

@@ -385,6 +385,9 @@ describe('helpers', () => {
     expect(() => invoker({ maxConcurrency: 0 })).toThrow(/`maxConcurrency` to be a positive integer/);
     expect(() => invoker({ onError: 42 as never })).toThrow(/`onError` to be/);
     expect(() => new ToolInvoker(5 as never)).toThrow(/ToolInvoker options to be an object, got `5`/);
+    expect(() => new ToolInvoker({ inlineTools: [{ name: 'raw', run: () => 1 }] as never })).toThrow(
+      /inline tools made by defineTool\(\)/,
+    );
     expect(() => invoker({ interceptors: (() => {}) as never })).toThrow(/`interceptors` to be a list/);
     expect(() => new ToolInvoker({ inlineTools: inlineTools[0] as never })).toThrow(/`inlineTools` to be a list/);
     expect(() => invoker({ reducers: { total: 'sum' as never } })).toThrow(

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../worker/define-tool';
+import { isToolDefinition, type ToolDefinition } from '../../worker/define-tool';
 import { describeTool } from '../../worker/describe-tool';
 import { executeTool } from '../../worker/execute-tool';
 import { callbackProblem, signalProblem } from '../errors/bad-option';
@@ -91,6 +91,8 @@ export class ToolInvoker {
     }
     this.#pool = options.pool;
     for (const tool of options.inlineTools ?? []) {
+      if (!isToolDefinition(tool))
+        throw new TypeError(`Expected inline tools made by defineTool(), got ${describeValue(tool)}`);
       if (this.#inline.has(tool.name))
         throw new InvalidToolSpecError({ toolName: tool.name, reason: 'two inline tools have this name' });
       this.#inline.set(tool.name, tool);

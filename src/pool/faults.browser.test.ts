@@ -369,6 +369,17 @@ describe('queue, close and start failures', () => {
     await expect(outcome).rejects.toThrow(/the worker speaks version 0 of the pool protocol, the page version 1/);
   });
 
+  it('a worker serving a tool not made by defineTool fails to start, saying so', async () => {
+    pool = createWorkerPool({
+      worker: () =>
+        new Worker(new URL('../../test/workers/hand-made-tool.worker.ts', import.meta.url), { type: 'module' }),
+      size: 1,
+    });
+    const outcome = pool.call(call('hand_made'));
+    await expect(outcome).rejects.toBeInstanceOf(WorkerStartError);
+    await expect(outcome).rejects.toThrow(/serveTools: every tool must come from defineTool\(\)/);
+  });
+
   it('a factory that throws fails the call with WorkerStartError', async () => {
     pool = createWorkerPool({
       worker: () => {

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { defineTool } from '../../worker/define-tool';
 import { command, convertResult, withArtifact } from '../../worker/results';
+import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { DeadlineHeap } from './deadline-heap';
 import { workerContentSecurityPolicy } from './worker-csp';
 
@@ -34,6 +37,12 @@ describe('convertResult (in the worker)', () => {
     expect(convertResult(undefined, 'json')).toEqual({ ok: true, result: { content: 'null', kind: 'json' } });
   });
 
+  it('refuses a result nested too deeply to send, without overflowing the stack', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(convertResult(deep)).toEqual({ ok: false, reason: 'the result is nested deeper than 1000 levels' });
+  });
+
   it('refuses what JSON cannot hold, with its path', () => {
     const loop: Record<string, unknown> = {};
     loop.self = loop;
@@ -65,6 +74,32 @@ describe('convertResult (in the worker)', () => {
     expect(convertResult(command({ update: { f: () => 1 } }))).toEqual({
       ok: false,
       reason: 'the state update at result.update.f is a function',
+    });
+  });
+});
+
+describe('defineTool (in the worker)', () => {
+  const ok = { name: 'ok', description: 'Fine.', input: z.object({}), run: () => 1 };
+  it('refuses a tool it could not serve or describe, when it is defined rather than when first called', () => {
+    const refused: [unknown, RegExp][] = [
+      [{ ...ok, name: 'a b' }, /names must be 1 to 64 characters/],
+      [{ ...ok, description: 5 }, /the description must be a string/],
+      [{ ...ok, input: { type: 'object' } }, /`input` must be a zod schema/],
+      [{ ...ok, input: undefined }, /`input` must be a zod schema/],
+      [{ ...ok, output: 'text' }, /`output` must be a zod schema/],
+      [{ ...ok, store: { namespaces: 'memory' } }, /`store.namespaces` must be a list of namespaces/],
+      [{ ...ok, store: { namespaces: [['']] } }, /each a list of non-empty labels/],
+    ];
+    for (const [init, message] of refused) {
+      expect(() => defineTool(init as never)).toThrow(InvalidToolSpecError);
+      expect(() => defineTool(init as never)).toThrow(message);
+    }
+    expect(() => defineTool({ ...ok, run: undefined as never })).toThrow("Tool 'ok' needs a run function");
+    expect(() => defineTool({ ...ok, state: 5 as never })).toThrow(/state must be true or a field name/);
+    expect(() => defineTool(undefined as never)).toThrow("defineTool takes the tool's fields, got undefined");
+    expect(defineTool({ ...ok, output: z.number(), store: { namespaces: [['memory', 'x']] } })).toMatchObject({
+      name: 'ok',
+      storeNamespaces: [['memory', 'x']],
     });
   });
 });
