@@ -252,6 +252,28 @@ describe('interceptors', () => {
     expect(messages.map((m) => m.content)).toEqual(['30', 'Hello, Grace!']);
   });
 
+  it('hands the pool the state and context each call has, an override included', async () => {
+    const seen: { name: string; state: unknown; context: unknown }[] = [];
+    const pool = {
+      specs: async () => ['a', 'b', 'c'].map((name) => ({ name, description: name, inputSchema: { type: 'object' } })),
+      call: async (tc: ToolCall, options: { state?: unknown; context?: unknown }) => {
+        seen.push({ name: tc.name, state: options.state, context: options.context });
+        return { toolCallId: tc.id, name: tc.name, content: 'ok', kind: 'text' };
+      },
+    };
+    const onlyB: Interceptor = (request, next) =>
+      next(request.toolCall.name === 'b' ? request.override({ state: { who: 'b' }, context: 'ctx-b' }) : request);
+    const run = new ToolInvoker({ pool: pool as never, interceptors: [onlyB] });
+    await run.run([call('a'), call('b'), call('c')], { state: { who: 'all' }, context: 'ctx' });
+    await run.run([call('a')], { state: { who: 'next turn' } });
+    expect(seen).toEqual([
+      { name: 'a', state: { who: 'all' }, context: 'ctx' },
+      { name: 'b', state: { who: 'b' }, context: 'ctx-b' },
+      { name: 'c', state: { who: 'all' }, context: 'ctx' },
+      { name: 'a', state: { who: 'next turn' }, context: undefined },
+    ]);
+  });
+
   it('retry: call next again after a failure', async () => {
     const retry: Interceptor = async (request, next) => {
       for (let attempt = 1; ; attempt++) {

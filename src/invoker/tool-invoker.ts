@@ -10,7 +10,7 @@ import { isPlainObject } from '../json/json-value';
 import { toolMessage } from '../messages/constructors';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
 import type { ResultFormat } from '../pool/protocol';
-import type { WorkerPool } from '../pool/worker-pool';
+import type { CallOptions, WorkerPool } from '../pool/worker-pool';
 import type { ToolSpec } from '../providers/tool-spec';
 import { scopeStore } from '../store/scoped-store';
 import type { Store } from '../store/types';
@@ -76,6 +76,10 @@ export class ToolInvoker {
   readonly #reducers: Record<string, Reducer>;
   readonly #timeoutMs: number | undefined;
   #specs: Promise<Map<string, ToolSpec>> | undefined;
+  /** See #callOptions. */
+  #lastCallOptions:
+    | { state: unknown; context: unknown; options: RunOptions; emit: (event: ToolEvent) => void; made: CallOptions }
+    | undefined;
   /** The specs once loaded: a turn then starts without waiting a tick for them. */
   #loaded: Map<string, ToolSpec> | undefined;
 
@@ -390,14 +394,27 @@ export class ToolInvoker {
         new ToolNotFoundError({ toolName: toolCall.name, toolCallId: toolCall.id, available: [...specs.keys()] }),
       );
     }
-    const callOptions: Parameters<WorkerPool['call']>[1] =
+    return this.#pool.call(toolCall, this.#callOptions(state, context, options, emit));
+  }
+
+  /**
+   * The pool's options for a call. A turn's calls share one set (an interceptor may give a call
+   * its own state or context): the last set made is reused while its inputs are the same, so a
+   * turn of 100 calls makes one object, not 100 (the pool only reads it).
+   */
+  #callOptions(state: unknown, context: unknown, options: RunOptions, emit: (event: ToolEvent) => void): CallOptions {
+    const last = this.#lastCallOptions;
+    if (last && last.state === state && last.context === context && last.options === options && last.emit === emit)
+      return last.made;
+    const made: CallOptions =
       emit === noEvents ? {} : { onDelta: (delta, id) => emit({ type: 'tool-output-delta', toolCallId: id, delta }) };
-    if (options.signal) callOptions.signal = options.signal;
-    if (state !== undefined) callOptions.state = state;
-    if (context !== undefined) callOptions.context = context;
-    if (this.#resultFormat) callOptions.resultFormat = this.#resultFormat;
-    if (this.#timeoutMs !== undefined) callOptions.timeoutMs = this.#timeoutMs;
-    return this.#pool.call(toolCall, callOptions);
+    if (options.signal) made.signal = options.signal;
+    if (state !== undefined) made.state = state;
+    if (context !== undefined) made.context = context;
+    if (this.#resultFormat) made.resultFormat = this.#resultFormat;
+    if (this.#timeoutMs !== undefined) made.timeoutMs = this.#timeoutMs;
+    this.#lastCallOptions = { state, context, options, emit, made };
+    return made;
   }
 
   /** The model's text for a failed call, or undefined when it must be thrown. */
