@@ -334,6 +334,19 @@ describe('queue, close and start failures', () => {
     expect(pool.stats.workers).toBe(0);
   });
 
+  it('warm() rejects with WorkerStartError when a worker cannot start, and with PoolClosedError when closed first', async () => {
+    pool = createWorkerPool({ worker: () => new Worker('/no-such-worker.js', { type: 'module' }), size: 2 });
+    const failed = pool.warm();
+    await expect(failed).rejects.toBeInstanceOf(WorkerStartError);
+    await expect(failed).rejects.toThrow(/could not start: the worker script failed to load/);
+    await pool.close();
+    pool = testPool({ size: 2 });
+    const warming = pool.warm();
+    await pool.close();
+    await expect(warming).rejects.toBeInstanceOf(PoolClosedError);
+    await expect(pool.warm()).rejects.toBeInstanceOf(PoolClosedError);
+  });
+
   it('close rejects specs() asked before it with PoolClosedError, and specs() after it', async () => {
     pool = testPool({ size: 1 });
     const asked = pool.specs();

@@ -234,6 +234,7 @@ export class WorkerHandle {
     if (this.#dead) return;
     this.#dead = true;
     clearTimeout(this.#startTimer);
+    this.#rejectReady(new Error(reason)); // nothing, once it was ready
     this.#markGone(new Error(reason));
     this.#worker.terminate();
     this.#control.close();

@@ -231,11 +231,19 @@ export class WorkerPool {
     return this.#descriptors;
   }
 
-  /** Start every worker now rather than on first use; resolves when all are ready. */
+  /**
+   * Start every worker now rather than on first use; resolves when all are ready. Rejects with
+   * `WorkerStartError` when one cannot start, or `PoolClosedError` when the pool closes first.
+   */
   async warm(): Promise<void> {
     if (this.#closed) throw new PoolClosedError();
     while (this.#workers.length < this.#size) this.#spawn();
-    await Promise.all(this.#workers.map((w) => w.ready));
+    try {
+      await Promise.all(this.#workers.map((w) => w.ready));
+    } catch (error) {
+      if (this.#closed) throw new PoolClosedError();
+      throw new WorkerStartError({ reason: error instanceof Error ? error.message : String(error), cause: error });
+    }
   }
 
   /**
