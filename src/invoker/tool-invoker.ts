@@ -1,9 +1,9 @@
 import { isToolDefinition, type ToolDefinition } from '../../worker/define-tool';
 import { describeTool } from '../../worker/describe-tool';
 import { executeTool } from '../../worker/execute-tool';
-import { callbackProblem, signalProblem } from '../errors/bad-option';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { describeValue, errorClassForName, MoatError } from '../errors/moat-error';
+import { checkCallback, checkCount, checkDuration, checkResultFormat, checkSignal } from '../errors/option-checks';
 import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import { isPlainObject } from '../json/json-value';
@@ -102,12 +102,8 @@ export class ToolInvoker {
       this.#inline.set(tool.name, tool);
     }
     this.#onError = checkOnError(options.onError ?? 'return');
-    this.#resultFormat = options.resultFormat;
-    const max = options.maxConcurrency ?? Number.POSITIVE_INFINITY;
-    if (!(max >= 1) || (Number.isFinite(max) && !Number.isInteger(max))) {
-      throw new TypeError(`Expected \`maxConcurrency\` to be a positive integer, got ${describeValue(max)}`);
-    }
-    this.#maxConcurrency = max;
+    this.#resultFormat = checkResultFormat(options.resultFormat);
+    this.#maxConcurrency = checkCount('maxConcurrency', options.maxConcurrency ?? Infinity, { min: 1, infinite: true });
     this.#interceptors = [...(options.interceptors ?? [])];
     for (const interceptor of this.#interceptors) {
       if (typeof interceptor !== 'function')
@@ -124,15 +120,7 @@ export class ToolInvoker {
           `Expected the reducer of state key '${key}' to be 'replace', 'append' or a function, got ${describeValue(reducer)}`,
         );
     }
-    if (options.resultFormat !== undefined && options.resultFormat !== 'string' && options.resultFormat !== 'json')
-      throw new TypeError(
-        `Expected \`resultFormat\` to be 'string' or 'json', got ${describeValue(options.resultFormat)}`,
-      );
-    if (options.timeoutMs !== undefined && !(typeof options.timeoutMs === 'number' && options.timeoutMs > 0))
-      throw new TypeError(
-        `Expected \`timeoutMs\` to be a positive number of milliseconds, got ${describeValue(options.timeoutMs)}`,
-      );
-    this.#timeoutMs = options.timeoutMs;
+    this.#timeoutMs = options.timeoutMs === undefined ? undefined : checkDuration('timeoutMs', options.timeoutMs);
   }
 
   /** Construct and check at once that no tool is both inline and in the pool. */
@@ -176,8 +164,7 @@ export class ToolInvoker {
    * `onError: 'throw'` (or for classes `onError` does not list), and with `StateMergeError`.
    */
   async run(input: InvokerInput, options: RunOptions = {}): Promise<RunResult> {
-    const problem = runOptionsProblem(options);
-    if (problem) throw problem;
+    checkRunOptions(options);
     const listener = options.onEvent;
     const emit = listener ?? noEvents;
     const turn = turnInput(input, this.#messagesKey);
@@ -251,8 +238,11 @@ export class ToolInvoker {
   stream(input: InvokerInput, options: RunOptions = {}): AsyncIterable<ToolEvent> {
     return {
       [Symbol.asyncIterator]: () => {
-        const problem = runOptionsProblem(options);
-        if (problem) return { next: () => Promise.reject(problem) };
+        try {
+          checkRunOptions(options);
+        } catch (error) {
+          return { next: () => Promise.reject(error) };
+        }
         const controller = new AbortController();
         const outer = options.signal;
         const onOuterAbort = () => controller.abort(outer?.reason);
@@ -460,13 +450,14 @@ function checkOnError(onError: OnError): OnError {
   );
 }
 
-/** What is wrong with a turn's options, if anything. */
-function runOptionsProblem(options: RunOptions): TypeError | undefined {
+/** Throws a TypeError naming the first of a turn's options that is wrong. */
+function checkRunOptions(options: RunOptions): void {
   if (typeof options !== 'object' || options === null)
-    return new TypeError(`Expected run options to be an object, got ${describeValue(options)}`);
+    throw new TypeError(`Expected run options to be an object, got ${describeValue(options)}`);
   if (options.state !== undefined && !isPlainObject(options.state))
-    return new TypeError(`Expected \`state\` to be a plain object, got ${describeValue(options.state)}`);
-  return signalProblem(options.signal) ?? callbackProblem(options.onEvent, 'onEvent');
+    throw new TypeError(`Expected \`state\` to be a plain object, got ${describeValue(options.state)}`);
+  checkSignal(options.signal);
+  checkCallback(options.onEvent, 'onEvent');
 }
 
 function toMessage(call: ToolCall, outcome: ToolOutcome): ToolMessage {

@@ -1,5 +1,5 @@
-import { callbackProblem, signalProblem } from '../errors/bad-option';
 import { describeValue, MoatError } from '../errors/moat-error';
+import { checkCallback, checkCount, checkDuration, checkResultFormat, checkSignal } from '../errors/option-checks';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
 import { reviveError, type SerializedError } from '../errors/serialize-error';
@@ -171,12 +171,12 @@ export class WorkerPool {
     }
     this.#make = options.worker;
     const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
-    this.#size = positiveInteger('size', options.size ?? Math.max(1, cores - 1));
-    this.#timeoutMs = positiveDuration('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs);
-    this.#maxQueue = nonNegativeInteger('maxQueue', options.maxQueue ?? DEFAULTS.maxQueue);
-    this.#concurrency = positiveInteger('concurrency', options.concurrency ?? DEFAULTS.concurrency);
-    this.#abortGraceMs = positiveDuration('abortGraceMs', options.abortGraceMs ?? DEFAULTS.abortGraceMs);
-    this.#startTimeoutMs = positiveDuration('startTimeoutMs', options.startTimeoutMs ?? DEFAULTS.startTimeoutMs);
+    this.#size = checkCount('size', options.size ?? Math.max(1, cores - 1), { min: 1 });
+    this.#timeoutMs = checkDuration('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs);
+    this.#maxQueue = checkCount('maxQueue', options.maxQueue ?? DEFAULTS.maxQueue, { infinite: true });
+    this.#concurrency = checkCount('concurrency', options.concurrency ?? DEFAULTS.concurrency, { min: 1 });
+    this.#abortGraceMs = checkDuration('abortGraceMs', options.abortGraceMs ?? DEFAULTS.abortGraceMs);
+    this.#startTimeoutMs = checkDuration('startTimeoutMs', options.startTimeoutMs ?? DEFAULTS.startTimeoutMs);
     const network = options.network ?? 'allow';
     if (network !== 'allow' && network !== 'deny' && typeof network !== 'function') {
       throw new TypeError(`Expected \`network\` to be 'allow', 'deny' or a function, got ${describeValue(network)}`);
@@ -254,14 +254,16 @@ export class WorkerPool {
   call(toolCall: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
     return new Promise<ToolResult>((resolve, reject) => {
       if (this.#closed) return reject(new PoolClosedError());
-      // Everything is checked before the call is registered: a bad call leaves nothing behind.
-      const problem = checkToolCall(toolCall) ?? checkCallOptions(options);
+      // Everything is checked before the call is registered: a bad call leaves nothing behind
+      // (a bad option throws here, and the promise rejects with it).
+      const problem = checkToolCall(toolCall);
       if (problem) return reject(problem);
+      checkCallOptions(options);
       if (options.signal?.aborted) return reject(options.signal.reason);
       if (this.#queue.length - this.#queueHead >= this.#maxQueue)
         return reject(new PoolQueueFullError({ maxQueue: this.#maxQueue }));
       const timeoutMs =
-        options.timeoutMs === undefined ? this.#timeoutMs : positiveDuration('timeoutMs', options.timeoutMs);
+        options.timeoutMs === undefined ? this.#timeoutMs : checkDuration('timeoutMs', options.timeoutMs);
       const call: PendingCall = {
         id: this.#nextCallId++,
         toolCall,
@@ -690,16 +692,13 @@ function toolCallProblem(toolCall: ToolCall): Error | undefined {
   });
 }
 
-/** What is wrong with a call's options, if anything (a call's own data is checked when it is sent). */
-function checkCallOptions(options: CallOptions): TypeError | undefined {
+/** Throws a TypeError naming the first call option that is wrong (a call's own data is checked when it is sent). */
+function checkCallOptions(options: CallOptions): void {
   if (typeof options !== 'object' || options === null)
-    return new TypeError(`Expected call options to be an object, got ${describeValue(options)}`);
-  const { signal, onDelta, resultFormat } = options;
-  const problem = signalProblem(signal) ?? callbackProblem(onDelta, 'onDelta');
-  if (problem) return problem;
-  if (resultFormat !== undefined && resultFormat !== 'string' && resultFormat !== 'json')
-    return new TypeError(`Expected \`resultFormat\` to be 'string' or 'json', got ${describeValue(resultFormat)}`);
-  return undefined;
+    throw new TypeError(`Expected call options to be an object, got ${describeValue(options)}`);
+  checkSignal(options.signal);
+  checkCallback(options.onDelta, 'onDelta');
+  checkResultFormat(options.resultFormat);
 }
 
 /** A call whose arguments, state or context cannot be sent to a worker (a function in them, say). */
@@ -730,26 +729,4 @@ function unsendable(call: PendingCall, error: unknown): Error {
     ],
     cause: error,
   });
-}
-
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1)
-    throw new TypeError(`Expected \`${name}\` to be a positive integer, got ${describeValue(value)}`);
-  return value;
-}
-
-function nonNegativeInteger(name: string, value: number): number {
-  if (!(Number.isInteger(value) || value === Number.POSITIVE_INFINITY) || value < 0) {
-    throw new TypeError(`Expected \`${name}\` to be a non-negative integer, got ${describeValue(value)}`);
-  }
-  return value;
-}
-
-function positiveDuration(name: string, value: number): number {
-  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
-    throw new TypeError(
-      `Expected \`${name}\` to be a positive number of milliseconds (or Infinity), got ${describeValue(value)}`,
-    );
-  }
-  return value;
 }

@@ -1,6 +1,7 @@
 import { type IDBPDatabase, openDB } from 'idb';
 import { CheckpointError } from '../errors/checkpoint-error';
 import { describeValue } from '../errors/moat-error';
+import { checkCount } from '../errors/option-checks';
 import { findNonJSON, isPlainObject, type JSONValue } from '../json/json-value';
 import { messageFromJSON, messageToJSON } from '../messages/message-json';
 import type { Message } from '../messages/types';
@@ -114,8 +115,7 @@ function checkListOptions(options: unknown): ListCheckpointsOptions {
   if (typeof options !== 'object' || options === null)
     throw new TypeError(`Expected list options to be an object, got ${describeValue(options)}`);
   const { limit, before } = options as ListCheckpointsOptions;
-  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0))
-    throw new TypeError(`Expected \`limit\` to be a non-negative integer, got ${describeValue(limit)}`);
+  if (limit !== undefined) checkCount('limit', limit);
   if (before !== undefined && typeof before !== 'string')
     throw new TypeError(`Expected \`before\` to be a checkpoint id, got ${describeValue(before)}`);
   return options as ListCheckpointsOptions;

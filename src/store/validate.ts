@@ -1,4 +1,5 @@
 import { describeValue } from '../errors/moat-error';
+import { checkCount } from '../errors/option-checks';
 import { StoreKeyError } from '../errors/store-key-error';
 import { StoreValueError } from '../errors/store-value-error';
 import { findNonJSON, isPlainObject } from '../json/json-value';
@@ -73,12 +74,9 @@ export function checkUpdater(updater: unknown): void {
     throw new TypeError(`Expected \`updater\` to be a function, got ${describeValue(updater)}`);
 }
 
-function checkCount(name: string, value: unknown, min = 0): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
-    throw new TypeError(
-      `Expected \`${name}\` to be ${min === 0 ? 'a non-negative' : 'a positive'} integer, got ${describeValue(value)}`,
-    );
+/** A count option that may be left out. */
+function optionalCount(name: string, value: unknown, min = 0): void {
+  if (value !== undefined) checkCount(name, value, { min });
 }
 
 const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
@@ -123,8 +121,8 @@ export function checkSearchOptions(options: unknown): StoreSearchOptions {
       throw new TypeError(`Expected \`filter\` to be an object of field conditions, got ${describeValue(filter)}`);
     for (const [path, condition] of Object.entries(filter)) checkCondition(path, condition);
   }
-  checkCount('limit', limit);
-  checkCount('offset', offset);
+  optionalCount('limit', limit);
+  optionalCount('offset', offset);
   if (query !== undefined && typeof query !== 'string')
     throw new TypeError(`Expected \`query\` to be a string, got ${describeValue(query)}`);
   return options as StoreSearchOptions;
@@ -137,8 +135,8 @@ export function checkListOptions(options: unknown): ListNamespacesOptions {
   const { prefix, suffix, maxDepth, limit, offset } = options;
   if (prefix !== undefined) checkNamespace(prefix, { allowEmpty: true });
   if (suffix !== undefined) checkNamespace(suffix, { allowEmpty: true });
-  checkCount('maxDepth', maxDepth, 1);
-  checkCount('limit', limit);
-  checkCount('offset', offset);
+  optionalCount('maxDepth', maxDepth, 1);
+  optionalCount('limit', limit);
+  optionalCount('offset', offset);
   return options as ListNamespacesOptions;
 }
