@@ -224,7 +224,7 @@ export class WorkerPool {
           if (this.#closed) throw new PoolClosedError();
           // The tools' own errors (a schema JSON Schema cannot express) come as they are.
           if (MoatError.isInstance(error)) throw error;
-          throw new WorkerStartError({ reason: error instanceof Error ? error.message : String(error), cause: error });
+          throw startFailure(error);
         },
       );
     }
@@ -242,7 +242,7 @@ export class WorkerPool {
       await Promise.all(this.#workers.map((w) => w.ready));
     } catch (error) {
       if (this.#closed) throw new PoolClosedError();
-      throw new WorkerStartError({ reason: error instanceof Error ? error.message : String(error), cause: error });
+      throw startFailure(error);
     }
   }
 
@@ -410,10 +410,7 @@ export class WorkerPool {
       handle = new WorkerHandle(id, worker, config, this.#events, this.#startTimeoutMs, this.#shared);
     } catch (error) {
       // The factory itself threw: fail what is queued rather than spin.
-      const failure = new WorkerStartError({
-        reason: error instanceof Error ? error.message : String(error),
-        cause: error,
-      });
+      const failure = startFailure(error);
       if (!this.#workers.some((w) => !w.dead)) queueMicrotask(() => this.#failQueued(failure));
       throw failure;
     }
@@ -690,6 +687,11 @@ function toolCallProblem(toolCall: ToolCall): Error | undefined {
     toolCallId: typeof toolCall.id === 'string' ? toolCall.id : undefined,
     issues,
   });
+}
+
+/** Why a worker could not start, as the typed error callers get. */
+function startFailure(error: unknown): WorkerStartError {
+  return new WorkerStartError({ reason: error instanceof Error ? error.message : String(error), cause: error });
 }
 
 /** Throws a TypeError naming the first call option that is wrong (a call's own data is checked when it is sent). */
