@@ -88,7 +88,12 @@ export default defineConfig(({ mode }) => ({
           browser: {
             enabled: true,
             headless: true,
-            provider: playwright({ launchOptions: chromiumLaunchOptions() }),
+            // Notifications allowed, so that a tool's notification icon really would be fetched
+            // (the network tests check that the guard stops it).
+            provider: playwright({
+              launchOptions: chromiumLaunchOptions(),
+              contextOptions: { permissions: ['notifications'] },
+            }),
             instances: [{ browser: 'chromium' }],
           },
         },

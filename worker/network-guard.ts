@@ -9,7 +9,9 @@
  *
  * Doors: `fetch` (global and `WorkerGlobalScope.prototype`), `XMLHttpRequest`, `WebSocket`,
  * `WebSocketStream`, `EventSource`, `WebTransport`, `importScripts`, nested `Worker` and
- * `SharedWorker`, `Cache.add`/`addAll`, `FontFace` URL sources. `data:` and `blob:` URLs are
+ * `SharedWorker`, `Cache.add`/`addAll`, `FontFace` URL sources, `Notification` icons. Each reads
+ * its arguments once and passes on what it checked, never the caller's value (which could read
+ * differently the second time). `data:` and `blob:` URLs are
  * local and always allowed. Not covered, and cannot be from JavaScript: dynamic `import()`
  * (serve the worker script with a Content-Security-Policy: see `workerContentSecurityPolicy`),
  * and references to the originals taken by code that ran before this module (import
@@ -98,13 +100,27 @@ function lock(target: object, key: PropertyKey, value: unknown): void {
   });
 }
 
-/** Replace a constructor: the guard checks the URL, then builds the original. */
-function guardConstructor(name: string, urlOf: (args: unknown[]) => unknown): void {
+/**
+ * What a guarded API is given, read once: the URLs it would reach, and the arguments to pass on
+ * instead of the caller's (strings and copies, so nothing can read differently the second time).
+ */
+type Prepared = { urls: string[]; args: unknown[] };
+
+/** The first argument as the URL, turned into a string once. */
+const firstUrl = (args: unknown[]): Prepared => {
+  if (args.length === 0) return { urls: [], args }; // the original throws its own TypeError
+  const url = String(args[0]);
+  return { urls: [url], args: [url, ...args.slice(1)] };
+};
+
+/** Replace a constructor: the guard reads the arguments once, checks their URLs, then builds the original. */
+function guardConstructor(name: string, prepare: (args: unknown[]) => Prepared): void {
   const Original = scope[name] as (new (...args: unknown[]) => object) | undefined;
   if (typeof Original !== 'function') return;
-  function guard(this: unknown, ...args: unknown[]): object {
+  function guard(this: unknown, ...given: unknown[]): object {
     if (!new.target) throw new TypeError(`Failed to construct '${name}': Please use the 'new' operator.`);
-    check(urlOf(args), name);
+    const { urls, args } = prepare(given);
+    for (const url of urls) check(url, name);
     const target = Original as new (...a: unknown[]) => object;
     return Reflect.construct(target, args, (new.target as unknown) === guard ? target : new.target);
   }
@@ -125,6 +141,38 @@ function denyConstructor(name: string): void {
   });
 }
 
+/**
+ * The URLs a FontFace source string would load: every `url()` or `src()` (any case). A source
+ * with CSS escapes or comments is not read here: the whole of it is checked as one URL, which
+ * only an 'allow' policy (or a function that allows it) lets through.
+ */
+function fontSourceUrls(source: string): string[] {
+  if (/[\\]|\/\*/.test(source)) return [source];
+  const urls: string[] = [];
+  for (const m of source.matchAll(/\b(?:url|src)\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*?))\s*\)/gi))
+    urls.push((m[1] ?? m[2] ?? m[3] ?? '').trim());
+  return urls;
+}
+
+/** The members of NotificationOptions; anything else is left out of the copy the browser sees. */
+const NOTIFICATION_OPTIONS = [
+  'dir',
+  'lang',
+  'body',
+  'tag',
+  'image',
+  'icon',
+  'badge',
+  'vibrate',
+  'timestamp',
+  'renotify',
+  'silent',
+  'requireInteraction',
+  'data',
+  'actions',
+] as const;
+const NOTIFICATION_URLS = new Set<string>(['image', 'icon', 'badge']);
+
 /** Every prototype on the global's chain that owns `key`, and the global itself. */
 function holders(key: string): object[] {
   const out: object[] = [globalThis];
@@ -139,13 +187,16 @@ export function installNetworkGuard(): void {
   if (installed) return;
   installed = true;
 
+  // Requests are built once, with the original Request, and that (immutable) request is what
+  // is checked and sent: an input whose string changes between two reads cannot slip through.
+  const OriginalRequest = scope.Request as typeof Request;
   const originalFetch = scope.fetch as typeof fetch | undefined;
   if (typeof originalFetch === 'function') {
     const guardedFetch = async function fetch(input: RequestInfo | URL, init?: RequestInit) {
-      const url = resolveUrl(input);
-      const decision = await decideAsync(url, 'fetch');
-      if (!decision.allow) throw denied(url, 'fetch', decision.reason);
-      return originalFetch.call(globalThis, input, init);
+      const request = new OriginalRequest(input, init);
+      const decision = await decideAsync(request.url, 'fetch');
+      if (!decision.allow) throw denied(request.url, 'fetch', decision.reason);
+      return originalFetch.call(globalThis, request);
     };
     for (const holder of holders('fetch')) lock(holder, 'fetch', guardedFetch);
   }
@@ -154,19 +205,22 @@ export function installNetworkGuard(): void {
   if (xhr) {
     const originalOpen = xhr.prototype.open;
     lock(xhr.prototype, 'open', function open(this: unknown, ...args: unknown[]) {
-      check(args[1], 'XMLHttpRequest');
+      if (args.length >= 2) {
+        args[1] = String(args[1]);
+        check(args[1], 'XMLHttpRequest');
+      }
       return originalOpen.apply(this, args);
     });
   }
 
-  for (const name of ['WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport'])
-    guardConstructor(name, (args) => args[0]);
+  for (const name of ['WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport']) guardConstructor(name, firstUrl);
   denyConstructor('Worker');
   denyConstructor('SharedWorker');
 
   if (typeof scope.importScripts === 'function') {
     const originalImportScripts = scope.importScripts as (...urls: string[]) => void;
-    const guardedImportScripts = function importScripts(...urls: string[]) {
+    const guardedImportScripts = function importScripts(...given: string[]) {
+      const urls = given.map(String);
       for (const url of urls) check(url, 'importScripts');
       return originalImportScripts.apply(globalThis, urls);
     };
@@ -179,26 +233,60 @@ export function installNetworkGuard(): void {
       add: (r: unknown) => Promise<void>;
       addAll: (r: unknown[]) => Promise<void>;
     };
-    lock(cache.prototype, 'add', async function (this: unknown, request: unknown) {
-      const url = resolveUrl(request);
-      const decision = await decideAsync(url, 'Cache.add');
-      if (!decision.allow) throw denied(url, 'Cache.add', decision.reason);
+    lock(cache.prototype, 'add', async function (this: unknown, given: unknown) {
+      const request = new OriginalRequest(given as RequestInfo);
+      const decision = await decideAsync(request.url, 'Cache.add');
+      if (!decision.allow) throw denied(request.url, 'Cache.add', decision.reason);
       return add.call(this, request);
     });
-    lock(cache.prototype, 'addAll', async function (this: unknown, requests: unknown[]) {
+    lock(cache.prototype, 'addAll', async function (this: unknown, given: Iterable<unknown>) {
+      // Walked once: the list checked is the list added.
+      const requests = Array.from(given, (r) => new OriginalRequest(r as RequestInfo));
       for (const request of requests) {
-        const url = resolveUrl(request);
-        const decision = await decideAsync(url, 'Cache.addAll');
-        if (!decision.allow) throw denied(url, 'Cache.addAll', decision.reason);
+        const decision = await decideAsync(request.url, 'Cache.addAll');
+        if (!decision.allow) throw denied(request.url, 'Cache.addAll', decision.reason);
       }
       return addAll.call(this, requests);
     });
   }
 
-  // A FontFace with a url() source fetches it.
+  // A FontFace with url() sources fetches them; binary data (an ArrayBuffer or a view) does not.
+  const bufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')?.get;
+  const isBinary = (value: unknown): boolean => {
+    if (ArrayBuffer.isView(value)) return true;
+    try {
+      bufferLength?.call(value); // throws unless value really is an ArrayBuffer
+      return bufferLength !== undefined;
+    } catch {
+      return false;
+    }
+  };
   guardConstructor('FontFace', (args) => {
-    const source = args[1];
-    const match = typeof source === 'string' ? /url\(\s*(['"]?)([^'")]+)\1\s*\)/.exec(source) : null;
-    return match ? match[2] : 'data:';
+    if (args.length < 2 || isBinary(args[1])) return { urls: [], args };
+    const source = String(args[1]);
+    return { urls: fontSourceUrls(source), args: [args[0], source, ...args.slice(2)] };
+  });
+
+  // A notification's icon, image and badge are fetched by the browser: the options are copied
+  // (known members only, each read once) and those URLs checked.
+  guardConstructor('Notification', (args) => {
+    const given = args[1];
+    if (typeof given !== 'object' || given === null) return { urls: [], args };
+    const options: Record<string, unknown> = {};
+    const urls: string[] = [];
+    for (const key of NOTIFICATION_OPTIONS) {
+      let value = (given as Record<string, unknown>)[key];
+      if (value === undefined) continue;
+      if (NOTIFICATION_URLS.has(key)) urls.push((value = String(value)));
+      if (key === 'actions' && value !== null && typeof value === 'object') {
+        value = Array.from(value as Iterable<Record<string, unknown>>, (action) => {
+          const copy = { ...action };
+          if (copy.icon !== undefined) urls.push((copy.icon = String(copy.icon)));
+          return copy;
+        });
+      }
+      options[key] = value;
+    }
+    return { urls, args: [args[0], options, ...args.slice(2)] };
   });
 }

@@ -51,12 +51,33 @@ const doors = [
   'nested-worker',
   'cache',
   'font',
+  'font-second-url',
+  'font-object-source',
+  'font-capitals',
+  'notification',
+];
+
+/** Doors given a URL that reads as a harmless local one first and as the server's after. */
+const changingDoors = [
+  'fetch-flip',
+  'xhr-flip',
+  'websocket-flip',
+  'eventsource-flip',
+  'cache-flip',
+  'cache-addall-flip',
+  'notification-flip',
 ];
 
 describe("network: 'deny'", () => {
   it.each(doors)('%s reaches nothing', async (door) => {
     const outcome = await probe(door, `/${door}.js`, 'deny');
     expect(outcome).toMatch(/^blocked: /);
+    expect(await hits()).toEqual([]);
+  });
+
+  it.each(changingDoors)('%s reaches nothing: the URL checked is the URL used', async (door) => {
+    const outcome = await probe(door, `/${door}.js`, 'deny');
+    expect(outcome).not.toContain('export const reached');
     expect(await hits()).toEqual([]);
   });
 

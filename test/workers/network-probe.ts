@@ -5,6 +5,22 @@ import * as z from 'zod';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A value that reads as a harmless local URL the first time it is read, and as `then` after. */
+function flip(then: string): string {
+  let reads = 0;
+  return { toString: () => (reads++ === 0 ? 'data:,harmless' : then) } as unknown as string;
+}
+
+/** An iterable that yields a harmless local URL the first time it is walked, and `then` after. */
+function flipList(then: string): string[] {
+  let walks = 0;
+  return {
+    *[Symbol.iterator]() {
+      yield walks++ === 0 ? 'data:,harmless' : then;
+    },
+  } as unknown as string[];
+}
+
 async function attempt(door: string, url: string): Promise<string> {
   switch (door) {
     case 'fetch':
@@ -80,6 +96,73 @@ async function attempt(door: string, url: string): Promise<string> {
       const font = new FontFace('probe', `url(${url})`);
       await font.load();
       return 'loaded';
+    }
+    // The same doors, with a URL that changes between the guard's read and the browser's.
+    case 'fetch-flip':
+      return (await fetch(flip(url))).text();
+    case 'xhr-flip': {
+      const xhr = new XMLHttpRequest();
+      xhr.open('GET', flip(url), false);
+      xhr.send();
+      return xhr.responseText;
+    }
+    case 'websocket-flip': {
+      new WebSocket(flip(url.replace('http', 'ws')));
+      await wait(200);
+      return 'constructed';
+    }
+    case 'eventsource-flip': {
+      const es = new EventSource(flip(url));
+      await wait(200);
+      es.close();
+      return 'constructed';
+    }
+    case 'cache-flip': {
+      const cache = await caches.open('probe');
+      await cache.add(flip(url));
+      return 'cached';
+    }
+    case 'cache-addall-flip': {
+      const cache = await caches.open('probe');
+      await cache.addAll(flipList(url));
+      return 'cached';
+    }
+    // A font's source: a second url() after a harmless one, a source that is not a string,
+    // a function name in capitals (CSS does not mind), or one that changes between reads.
+    case 'font-second-url': {
+      const font = new FontFace('probe', `url(data:,x), url(${url})`);
+      await font.load().catch(() => {});
+      await wait(200);
+      return 'loaded';
+    }
+    case 'font-object-source': {
+      const font = new FontFace('probe', { toString: () => `url(${url})` } as unknown as string);
+      await font.load().catch(() => {});
+      await wait(200);
+      return 'loaded';
+    }
+    case 'font-capitals': {
+      const font = new FontFace('probe', `URL(${url})`);
+      await font.load().catch(() => {});
+      await wait(200);
+      return 'loaded';
+    }
+    // A notification's icon, image and badge are fetched by the browser (once the origin may notify).
+    case 'notification': {
+      new Notification('probe', { icon: url });
+      await wait(500);
+      return 'constructed';
+    }
+    case 'notification-flip': {
+      let reads = 0;
+      const options = {
+        get image() {
+          return reads++ === 0 ? 'data:,harmless' : url;
+        },
+      };
+      new Notification('probe', options as NotificationOptions);
+      await wait(500);
+      return 'constructed';
     }
     case 'dynamic-import':
       await import(/* @vite-ignore */ url);
