@@ -9,16 +9,44 @@
  *
  * Doors: `fetch` (global and `WorkerGlobalScope.prototype`), `XMLHttpRequest`, `WebSocket`,
  * `WebSocketStream`, `EventSource`, `WebTransport`, `importScripts`, nested `Worker` and
- * `SharedWorker`, `Cache.add`/`addAll`, `FontFace` URL sources, `Notification` icons. Each reads
- * its arguments once and passes on what it checked, never the caller's value (which could read
- * differently the second time). `data:` and `blob:` URLs are
- * local and always allowed. Not covered, and cannot be from JavaScript: dynamic `import()`
- * (serve the worker script with a Content-Security-Policy: see `workerContentSecurityPolicy`),
- * and references to the originals taken by code that ran before this module (import
- * `moat/worker` before any library you do not trust).
+ * `SharedWorker`, `Cache.add`/`addAll`, `FontFace` URL sources, `Notification` icons.
+ *
+ * Each door reads its arguments once and passes on what it checked (a string, a `Request` built
+ * once, a copy of the options), never the caller's value, which could read differently the
+ * second time. Deciding uses only the built-ins taken before tool code ran (`./primordials`), so
+ * tool code replacing `String.prototype.startsWith`, `URL`, `Promise.prototype.then` or an array
+ * iterator changes nothing the guard decides. `data:` and `blob:` URLs are local and always
+ * allowed.
+ *
+ * Not covered, and cannot be from JavaScript: dynamic `import()` (serve the worker script with a
+ * Content-Security-Policy: see `workerContentSecurityPolicy`), and references to the originals
+ * taken by code that ran before this module (import `moat/worker` before any library you do not
+ * trust).
  */
 import { NetworkDeniedError } from '../src/errors/network-denied-error';
 import type { NetworkPolicyWire } from '../src/pool/protocol';
+import {
+  apply,
+  arrayFrom,
+  baseHref,
+  construct,
+  defineProperty,
+  getOwnPropertyDescriptor,
+  getPrototypeOf,
+  hasOwn,
+  isView,
+  iteratorSymbol,
+  OriginalPromise,
+  OriginalRequest,
+  OriginalURL,
+  promiseThen,
+  regExpExec,
+  requestUrl,
+  StringOf,
+  stringStartsWith,
+  stringTrim,
+  urlHref,
+} from './primordials';
 
 type Decision = { allow: true } | { allow: false; reason: string };
 /** Ask the page; returns undefined when it cannot answer synchronously. */
@@ -27,10 +55,13 @@ export type AskPage = {
   async: (url: string, api: string) => Promise<boolean>;
 };
 
+const ALLOW: Decision = { allow: true };
+const REFUSED: Decision = { allow: false, reason: 'refused by the policy function' };
+
 let policy: NetworkPolicyWire | undefined;
 let ask: AskPage | undefined;
 let configured: () => void;
-const ready = new Promise<void>((resolve) => {
+const ready = new OriginalPromise<void>((resolve) => {
   configured = resolve;
 });
 const scope = globalThis as unknown as Record<string, unknown>;
@@ -44,55 +75,84 @@ export function setNetworkPolicy(next: NetworkPolicyWire, asker: AskPage): void 
   configured();
 }
 
-function resolveUrl(input: unknown): string {
+/** The absolute URL a string names, as the browser will read it (relative to this worker). */
+function resolveUrl(text: string): string {
   try {
-    if (typeof Request !== 'undefined' && input instanceof Request) return input.url;
-    return new URL(String(input), (globalThis as { location?: { href: string } }).location?.href).href;
+    return urlHref(construct(OriginalURL, [text, baseHref]) as URL);
   } catch {
-    return String(input);
+    return text; // not a URL: the API refuses it too
   }
 }
 
 function isLocal(url: string): boolean {
-  return url.startsWith('data:') || url.startsWith('blob:');
+  return stringStartsWith(url, 'data:') || stringStartsWith(url, 'blob:');
 }
 
 function decideSync(url: string, api: string): Decision {
-  if (isLocal(url)) return { allow: true };
+  if (isLocal(url)) return ALLOW;
   if (!policy) return { allow: false, reason: 'the pool has not set the network policy yet' };
-  if (policy.mode === 'allow') return { allow: true };
+  if (policy.mode === 'allow') return ALLOW;
   if (policy.mode === 'deny') return { allow: false, reason: "policy 'deny'" };
   if (!ask?.sync)
     return {
       allow: false,
       reason: 'a synchronous API needs a cross-origin-isolated page to be checked by the policy function',
     };
-  return ask.sync(url, api) ? { allow: true } : { allow: false, reason: 'refused by the policy function' };
+  return ask.sync(url, api) === true ? ALLOW : REFUSED;
 }
 
-async function decideAsync(url: string, api: string): Promise<Decision> {
-  if (isLocal(url)) return { allow: true };
-  await ready;
-  if (policy?.mode === 'ask' && ask) {
-    const allowed = ask.sync ? ask.sync(url, api) : await ask.async(url, api);
-    return allowed ? { allow: true } : { allow: false, reason: 'refused by the policy function' };
-  }
-  return decideSync(url, api);
+/** Decide, waiting for the policy (and, without shared memory, for the page's answer) if need be. */
+function decide(url: string, api: string, done: (decision: Decision) => void): void {
+  if (isLocal(url)) return done(ALLOW);
+  const decideNow = () => {
+    if (policy?.mode === 'ask' && ask && !ask.sync) {
+      promiseThen(
+        ask.async(url, api),
+        (allowed) => done(allowed === true ? ALLOW : REFUSED),
+        () => done(REFUSED),
+      );
+      return;
+    }
+    done(decideSync(url, api));
+  };
+  if (policy) decideNow();
+  else promiseThen(ready, decideNow, () => done(decideSync(url, api)));
+}
+
+/**
+ * An asynchronous door: `prepare` reads the arguments once and says which URL they reach and how
+ * to go there; `start` runs once that URL is allowed. Whatever throws rejects the promise.
+ */
+function guardedAsync<T>(api: string, prepare: () => { url: string; start: () => T | Promise<T> }): Promise<T> {
+  return construct(OriginalPromise, [
+    (resolve: (value: T | Promise<T>) => void, reject: (reason: unknown) => void) => {
+      const { url, start } = prepare();
+      decide(url, api, (decision) => {
+        try {
+          if (!decision.allow) reject(denied(url, api, decision.reason));
+          else resolve(start());
+        } catch (error) {
+          reject(error);
+        }
+      });
+    },
+  ]) as Promise<T>;
 }
 
 function denied(url: string, api: string, reason: string): NetworkDeniedError {
   return new NetworkDeniedError({ url, api, reason });
 }
 
-function check(input: unknown, api: string): void {
-  const url = resolveUrl(input);
+/** Check one URL (already a string: read once) synchronously; throws when it is denied. */
+function check(text: string, api: string): void {
+  const url = resolveUrl(text);
   const decision = decideSync(url, api);
   if (!decision.allow) throw denied(url, api, decision.reason);
 }
 
 function lock(target: object, key: PropertyKey, value: unknown): void {
-  const existing = Object.getOwnPropertyDescriptor(target, key);
-  Object.defineProperty(target, key, {
+  const existing = getOwnPropertyDescriptor(target, key);
+  defineProperty(target, key, {
     value,
     writable: false,
     configurable: false,
@@ -101,38 +161,35 @@ function lock(target: object, key: PropertyKey, value: unknown): void {
 }
 
 /**
- * What a guarded API is given, read once: the URLs it would reach, and the arguments to pass on
- * instead of the caller's (strings and copies, so nothing can read differently the second time).
+ * Replace a constructor: `prepare` reads the arguments once, puts what it read in their place
+ * (the arguments array is the guard's own), and checks their URLs; then the original is built.
  */
-type Prepared = { urls: string[]; args: unknown[] };
-
-/** The first argument as the URL, turned into a string once. */
-const firstUrl = (args: unknown[]): Prepared => {
-  if (args.length === 0) return { urls: [], args }; // the original throws its own TypeError
-  const url = String(args[0]);
-  return { urls: [url], args: [url, ...args.slice(1)] };
-};
-
-/** Replace a constructor: the guard reads the arguments once, checks their URLs, then builds the original. */
-function guardConstructor(name: string, prepare: (args: unknown[]) => Prepared): void {
+function guardConstructor(name: string, prepare: (args: unknown[], api: string) => void): void {
   const Original = scope[name] as (new (...args: unknown[]) => object) | undefined;
   if (typeof Original !== 'function') return;
-  function guard(this: unknown, ...given: unknown[]): object {
+  function guard(this: unknown, ...args: unknown[]): object {
     if (!new.target) throw new TypeError(`Failed to construct '${name}': Please use the 'new' operator.`);
-    const { urls, args } = prepare(given);
-    for (const url of urls) check(url, name);
+    prepare(args, name);
     const target = Original as new (...a: unknown[]) => object;
-    return Reflect.construct(target, args, (new.target as unknown) === guard ? target : new.target);
+    return construct(target, args, (new.target as unknown) === guard ? target : new.target);
   }
-  Object.defineProperty(guard, 'name', { value: name });
+  defineProperty(guard, 'name', { value: name });
   (guard as { prototype: object }).prototype = Original.prototype;
   for (const key of Object.getOwnPropertyNames(Original)) {
     if (key === 'prototype' || key === 'name' || key === 'length') continue;
-    const d = Object.getOwnPropertyDescriptor(Original, key);
-    if (d) Object.defineProperty(guard, key, d);
+    const d = getOwnPropertyDescriptor(Original, key);
+    if (d) defineProperty(guard, key, d);
   }
   lock(Original.prototype, 'constructor', guard);
   lock(scope, name, guard);
+}
+
+/** The first argument is the URL: turned into a string once, checked, and passed on as that string. */
+function firstUrl(args: unknown[], api: string): void {
+  if (args.length === 0) return; // the original throws its own TypeError
+  const url = StringOf(args[0]);
+  args[0] = url;
+  check(url, api);
 }
 
 function denyConstructor(name: string): void {
@@ -141,45 +198,40 @@ function denyConstructor(name: string): void {
   });
 }
 
-/**
- * The URLs a FontFace source string would load: every `url()` or `src()` (any case). A source
- * with CSS escapes or comments is not read here: the whole of it is checked as one URL, which
- * only an 'allow' policy (or a function that allows it) lets through.
- */
-function fontSourceUrls(source: string): string[] {
-  if (/[\\]|\/\*/.test(source)) return [source];
-  const urls: string[] = [];
-  for (const m of source.matchAll(/\b(?:url|src)\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*?))\s*\)/gi))
-    urls.push((m[1] ?? m[2] ?? m[3] ?? '').trim());
-  return urls;
-}
+const CSS_ESCAPE_OR_COMMENT = /[\\]|\/\*/;
+const CSS_URL = /\b(?:url|src)\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*?))\s*\)/gi;
 
-/** The members of NotificationOptions; anything else is left out of the copy the browser sees. */
-const NOTIFICATION_OPTIONS = [
-  'dir',
-  'lang',
-  'body',
-  'tag',
-  'image',
-  'icon',
-  'badge',
-  'vibrate',
-  'timestamp',
-  'renotify',
-  'silent',
-  'requireInteraction',
-  'data',
-  'actions',
-] as const;
-const NOTIFICATION_URLS = new Set<string>(['image', 'icon', 'badge']);
+/**
+ * Check every URL a FontFace source string would load: each `url()` or `src()`, in any case. A
+ * source with CSS escapes or comments is not read here: the whole of it is checked as one URL,
+ * which only an 'allow' policy (or a function that allows it) lets through.
+ */
+function checkFontSource(source: string, api: string): void {
+  if (regExpExec(CSS_ESCAPE_OR_COMMENT, source) !== null) return check(source, api);
+  CSS_URL.lastIndex = 0;
+  for (let m = regExpExec(CSS_URL, source); m !== null; m = regExpExec(CSS_URL, source))
+    check(stringTrim(m[1] ?? m[2] ?? m[3] ?? ''), api);
+}
 
 /** Every prototype on the global's chain that owns `key`, and the global itself. */
 function holders(key: string): object[] {
   const out: object[] = [globalThis];
-  for (let p = Object.getPrototypeOf(globalThis); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    if (Object.hasOwn(p, key)) out.push(p);
+  for (let p = getPrototypeOf(globalThis); p && p !== Object.prototype; p = getPrototypeOf(p)) {
+    if (hasOwn(p, key)) out.push(p);
   }
   return out;
+}
+
+/** An iterable over `items` that uses nothing tool code can replace (for the browser to walk). */
+function ownIterable<T>(items: T[]): Iterable<T> {
+  return {
+    [iteratorSymbol]() {
+      let i = 0;
+      return {
+        next: () => (i < items.length ? { value: items[i++] as T, done: false } : { value: undefined, done: true }),
+      };
+    },
+  } as Iterable<T>;
 }
 
 /** Install the guard on this worker's global. Idempotent. */
@@ -188,15 +240,16 @@ export function installNetworkGuard(): void {
   installed = true;
 
   // Requests are built once, with the original Request, and that (immutable) request is what
-  // is checked and sent: an input whose string changes between two reads cannot slip through.
-  const OriginalRequest = scope.Request as typeof Request;
+  // is checked and sent.
   const originalFetch = scope.fetch as typeof fetch | undefined;
-  if (typeof originalFetch === 'function') {
-    const guardedFetch = async function fetch(input: RequestInfo | URL, init?: RequestInit) {
-      const request = new OriginalRequest(input, init);
-      const decision = await decideAsync(request.url, 'fetch');
-      if (!decision.allow) throw denied(request.url, 'fetch', decision.reason);
-      return originalFetch.call(globalThis, request);
+  if (typeof originalFetch === 'function' && OriginalRequest && requestUrl) {
+    const urlOf = requestUrl;
+    const NewRequest = OriginalRequest;
+    const guardedFetch = function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+      return guardedAsync('fetch', () => {
+        const request = construct(NewRequest, [input, init]) as Request;
+        return { url: urlOf(request), start: () => apply(originalFetch, globalThis, [request]) as Promise<Response> };
+      });
     };
     for (const holder of holders('fetch')) lock(holder, 'fetch', guardedFetch);
   }
@@ -206,87 +259,108 @@ export function installNetworkGuard(): void {
     const originalOpen = xhr.prototype.open;
     lock(xhr.prototype, 'open', function open(this: unknown, ...args: unknown[]) {
       if (args.length >= 2) {
-        args[1] = String(args[1]);
-        check(args[1], 'XMLHttpRequest');
+        const url = StringOf(args[1]);
+        args[1] = url;
+        check(url, 'XMLHttpRequest');
       }
-      return originalOpen.apply(this, args);
+      return apply(originalOpen, this, args);
     });
   }
 
-  for (const name of ['WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport']) guardConstructor(name, firstUrl);
+  guardConstructor('WebSocket', firstUrl);
+  guardConstructor('WebSocketStream', firstUrl);
+  guardConstructor('EventSource', firstUrl);
+  guardConstructor('WebTransport', firstUrl);
   denyConstructor('Worker');
   denyConstructor('SharedWorker');
 
   if (typeof scope.importScripts === 'function') {
     const originalImportScripts = scope.importScripts as (...urls: string[]) => void;
-    const guardedImportScripts = function importScripts(...given: string[]) {
-      const urls = given.map(String);
-      for (const url of urls) check(url, 'importScripts');
-      return originalImportScripts.apply(globalThis, urls);
+    const guardedImportScripts = function importScripts(...urls: unknown[]) {
+      for (let i = 0; i < urls.length; i++) {
+        const url = StringOf(urls[i]);
+        urls[i] = url;
+        check(url, 'importScripts');
+      }
+      return apply(originalImportScripts, globalThis, urls);
     };
     for (const holder of holders('importScripts')) lock(holder, 'importScripts', guardedImportScripts);
   }
 
   const cache = scope.Cache as { prototype: Record<string, (...args: unknown[]) => Promise<unknown>> } | undefined;
-  if (cache) {
+  if (cache && OriginalRequest && requestUrl) {
+    const urlOf = requestUrl;
+    const NewRequest = OriginalRequest;
     const { add, addAll } = cache.prototype as {
       add: (r: unknown) => Promise<void>;
-      addAll: (r: unknown[]) => Promise<void>;
+      addAll: (r: Iterable<unknown>) => Promise<void>;
     };
-    lock(cache.prototype, 'add', async function (this: unknown, given: unknown) {
-      const request = new OriginalRequest(given as RequestInfo);
-      const decision = await decideAsync(request.url, 'Cache.add');
-      if (!decision.allow) throw denied(request.url, 'Cache.add', decision.reason);
-      return add.call(this, request);
+    lock(cache.prototype, 'add', function (this: unknown, given: unknown): Promise<void> {
+      return guardedAsync('Cache.add', () => {
+        const request = construct(NewRequest, [given]) as Request;
+        return { url: urlOf(request), start: () => apply(add, this, [request]) as Promise<void> };
+      });
     });
-    lock(cache.prototype, 'addAll', async function (this: unknown, given: Iterable<unknown>) {
-      // Walked once: the list checked is the list added.
-      const requests = Array.from(given, (r) => new OriginalRequest(r as RequestInfo));
-      for (const request of requests) {
-        const decision = await decideAsync(request.url, 'Cache.addAll');
-        if (!decision.allow) throw denied(request.url, 'Cache.addAll', decision.reason);
-      }
-      return addAll.call(this, requests);
+    lock(cache.prototype, 'addAll', function (this: unknown, given: Iterable<unknown>): Promise<void> {
+      // Walked once: the requests checked are the requests added, handed over in an iterable
+      // of the guard's own. Each is allowed before the next is asked about.
+      let requests: Request[] = [];
+      const checkFrom = (i: number): Promise<void> =>
+        guardedAsync('Cache.addAll', () => {
+          if (i === 0) requests = arrayFrom(given, (r) => construct(NewRequest, [r as RequestInfo]) as Request);
+          if (i === requests.length) return { url: 'data:', start: () => apply(addAll, this, [ownIterable(requests)]) };
+          return { url: urlOf(requests[i] as Request), start: () => checkFrom(i + 1) };
+        });
+      return checkFrom(0);
     });
   }
 
   // A FontFace with url() sources fetches them; binary data (an ArrayBuffer or a view) does not.
-  const bufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')?.get;
+  const bufferLength = getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')?.get;
   const isBinary = (value: unknown): boolean => {
-    if (ArrayBuffer.isView(value)) return true;
+    if (isView(value)) return true;
+    if (!bufferLength) return false;
     try {
-      bufferLength?.call(value); // throws unless value really is an ArrayBuffer
-      return bufferLength !== undefined;
+      apply(bufferLength, value, []); // throws unless value really is an ArrayBuffer
+      return true;
     } catch {
       return false;
     }
   };
-  guardConstructor('FontFace', (args) => {
-    if (args.length < 2 || isBinary(args[1])) return { urls: [], args };
-    const source = String(args[1]);
-    return { urls: fontSourceUrls(source), args: [args[0], source, ...args.slice(2)] };
+  guardConstructor('FontFace', (args, api) => {
+    if (args.length < 2 || isBinary(args[1])) return;
+    const source = StringOf(args[1]);
+    args[1] = source;
+    checkFontSource(source, api);
   });
 
-  // A notification's icon, image and badge are fetched by the browser: the options are copied
-  // (known members only, each read once) and those URLs checked.
-  guardConstructor('Notification', (args) => {
-    const given = args[1];
-    if (typeof given !== 'object' || given === null) return { urls: [], args };
-    const options: Record<string, unknown> = {};
-    const urls: string[] = [];
-    for (const key of NOTIFICATION_OPTIONS) {
-      let value = (given as Record<string, unknown>)[key];
-      if (value === undefined) continue;
-      if (NOTIFICATION_URLS.has(key)) urls.push((value = String(value)));
-      if (key === 'actions' && value !== null && typeof value === 'object') {
-        value = Array.from(value as Iterable<Record<string, unknown>>, (action) => {
-          const copy = { ...action };
-          if (copy.icon !== undefined) urls.push((copy.icon = String(copy.icon)));
-          return copy;
-        });
-      }
-      options[key] = value;
-    }
-    return { urls, args: [args[0], options, ...args.slice(2)] };
+  // A notification's icon, image and badge are fetched by the browser. The options are copied,
+  // each member read once, into an object with no prototype (so nothing inherited is read),
+  // and those URLs checked. Actions are for persistent notifications only: not copied.
+  const urlOption = (value: unknown, api: string): string | undefined => {
+    if (value === undefined) return undefined;
+    const url = StringOf(value);
+    check(url, api);
+    return url;
+  };
+  guardConstructor('Notification', (args, api) => {
+    const given = args[1] as Record<string, unknown> | null | undefined;
+    if (args.length < 2 || given === null || (typeof given !== 'object' && typeof given !== 'function')) return;
+    args[1] = {
+      __proto__: null,
+      dir: given.dir,
+      lang: given.lang,
+      body: given.body,
+      tag: given.tag,
+      image: urlOption(given.image, api),
+      icon: urlOption(given.icon, api),
+      badge: urlOption(given.badge, api),
+      vibrate: given.vibrate,
+      timestamp: given.timestamp,
+      renotify: given.renotify,
+      silent: given.silent,
+      requireInteraction: given.requireInteraction,
+      data: given.data,
+    };
   });
 }

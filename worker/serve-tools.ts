@@ -35,6 +35,22 @@ import { isToolDefinition, type ToolDefinition } from './define-tool';
 import { describeTool } from './describe-tool';
 import { executeTool } from './execute-tool';
 import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-guard';
+import {
+  apply,
+  atomicsLoad,
+  atomicsStore,
+  atomicsWait,
+  construct,
+  defineProperty,
+  getPrototypeOf,
+  hasOwn,
+  mapDeleteOf,
+  mapGetOf,
+  mapSetOf,
+  OriginalPromise,
+  workerGlobal,
+  workerPostMessage,
+} from './primordials';
 
 /**
  * Serve these tools to a Moat worker pool: call it once, at the top level of the worker module.
@@ -177,23 +193,26 @@ class ToolServer {
     return work;
   }
 
+  /** How the network guard puts a URL to the page. Only built-ins taken before tool code ran. */
   #asker(config: WorkerConfig): AskPage {
     const asker: AskPage = {
       async: (url, api) =>
-        new Promise<boolean>((resolve) => {
-          const ask = ++this.#asks;
-          this.#pendingAsks.set(ask, resolve);
-          this.#post({ t: 'net?', ask, url, api });
-        }),
+        construct(OriginalPromise, [
+          (resolve: (allow: boolean) => void) => {
+            const ask = ++this.#asks;
+            mapSetOf(this.#pendingAsks, ask, resolve);
+            this.#post({ t: 'net?', ask, url, api });
+          },
+        ]) as Promise<boolean>,
     };
     if (config.network.mode === 'ask' && config.network.answers) {
       const answers = new Int32Array(config.network.answers);
       asker.sync = (url, api) => {
-        Atomics.store(answers, 0, 0);
+        atomicsStore(answers, 0, 0);
         this.#post({ t: 'net?', ask: ++this.#asks, url, api, slot: 0 });
-        const outcome = Atomics.wait(answers, 0, 0, 10_000);
-        const allowed = outcome !== 'timed-out' && Atomics.load(answers, 0) === 1;
-        Atomics.store(answers, 0, 0);
+        const outcome = atomicsWait(answers, 0, 0, 10_000);
+        const allowed = outcome !== 'timed-out' && atomicsLoad(answers, 0) === 1;
+        atomicsStore(answers, 0, 0);
         return allowed;
       };
     }
@@ -217,8 +236,8 @@ class ToolServer {
           this.#running.get(id)?.abort(new DOMException('The call was cancelled', 'AbortError'));
         break;
       case 'net':
-        this.#pendingAsks.get(message.ask)?.(message.allow);
-        this.#pendingAsks.delete(message.ask);
+        mapGetOf(this.#pendingAsks, message.ask)?.(message.allow === true);
+        mapDeleteOf(this.#pendingAsks, message.ask);
         break;
     }
   }
@@ -450,16 +469,19 @@ function asToolError(error: unknown, call: CallRequest): Error {
  * replaced (locked) by one that refuses, so tool code cannot post to the page.
  */
 function takePostMessage(): (message: WorkerToPage) => void {
-  const original = self.postMessage.bind(self) as (message: unknown) => void;
+  // The postMessage taken when moat/worker was evaluated: tool code that ran since cannot have
+  // slipped its own in (through Function.prototype.bind, say).
   const refuse = function postMessage() {
     throw new TypeError('Tools cannot post messages to the page: return a result, or use runtime.emit');
   };
-  for (let p: object | null = self; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    if (p === self || Object.hasOwn(p, 'postMessage')) {
-      Object.defineProperty(p, 'postMessage', { value: refuse, writable: false, configurable: false });
+  for (let p: object | null = workerGlobal; p && p !== Object.prototype; p = getPrototypeOf(p)) {
+    if (p === workerGlobal || hasOwn(p, 'postMessage')) {
+      defineProperty(p, 'postMessage', { value: refuse, writable: false, configurable: false });
     }
   }
-  return (message) => original(message);
+  return (message) => {
+    apply(workerPostMessage, workerGlobal, [message]);
+  };
 }
 
 let watching = false;

@@ -55,6 +55,10 @@ const doors = [
   'font-object-source',
   'font-capitals',
   'notification',
+  'poisoned-iterator',
+  'poisoned-promise',
+  'poisoned-startswith',
+  'poisoned-request-url',
 ];
 
 /** Doors given a URL that reads as a harmless local one first and as the server's after. */
@@ -134,6 +138,16 @@ describe('network: a function evaluated on the page', () => {
       /^blocked: NetworkDeniedError: .*needs a cross-origin-isolated page/,
     );
     expect((await hits()).map((h) => h.split(' ')[1])).toEqual(['/allowed-async']);
+  });
+
+  it('cannot be answered by tool code tampering with the built-ins the question goes through', async () => {
+    expect(await probe('poisoned-atomics', '/atomics', onlyAllowed)).toMatch(
+      /^blocked: NetworkDeniedError: .*refused by the policy function/,
+    );
+    expect(await probe('poisoned-map', '/map', onlyAllowed, plainWorker, { sharedMemory: false })).toMatch(
+      /^blocked: NetworkDeniedError: .*refused by the policy function/,
+    );
+    expect(await hits()).toEqual([]);
   });
 
   it('cannot be answered by tool code forging the page’s message', async () => {

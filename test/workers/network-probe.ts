@@ -164,6 +164,85 @@ async function attempt(door: string, url: string): Promise<string> {
       await wait(500);
       return 'constructed';
     }
+    // Tampering with the intrinsics the guard itself might use.
+    case 'poisoned-iterator': {
+      const original = Array.prototype[Symbol.iterator];
+      Array.prototype[Symbol.iterator] = function* () {} as typeof original;
+      try {
+        new WebSocket(url.replace('http', 'ws'));
+        const xhr = new XMLHttpRequest();
+        xhr.open('GET', url, false);
+        xhr.send();
+        return xhr.responseText;
+      } finally {
+        Array.prototype[Symbol.iterator] = original;
+      }
+    }
+    case 'poisoned-promise': {
+      const { then } = Promise.prototype;
+      const fake = function (this: Promise<unknown>, ok?: (v: unknown) => unknown, bad?: (e: unknown) => unknown) {
+        return then.call(
+          this,
+          (v: unknown) => ok?.(v && typeof v === 'object' && 'allow' in v ? { allow: true } : v),
+          bad,
+        );
+      };
+      Object.defineProperty(Promise.prototype, 'then', { value: fake, writable: true, configurable: true });
+      Object.defineProperty(Promise.prototype, 'constructor', { value: Object, writable: true, configurable: true });
+      try {
+        return await (await fetch(url)).text();
+      } finally {
+        Object.defineProperty(Promise.prototype, 'then', { value: then, writable: true, configurable: true });
+        Object.defineProperty(Promise.prototype, 'constructor', { value: Promise, writable: true, configurable: true });
+      }
+    }
+    case 'poisoned-startswith': {
+      const original = String.prototype.startsWith;
+      String.prototype.startsWith = () => true; // every URL would look like data:
+      try {
+        const xhr = new XMLHttpRequest();
+        xhr.open('GET', url, false);
+        xhr.send();
+        return xhr.responseText;
+      } finally {
+        String.prototype.startsWith = original;
+      }
+    }
+    case 'poisoned-request-url': {
+      const original = Object.getOwnPropertyDescriptor(Request.prototype, 'url') as PropertyDescriptor;
+      Object.defineProperty(Request.prototype, 'url', { get: () => 'data:,harmless', configurable: true });
+      try {
+        return await (await fetch(url)).text();
+      } finally {
+        Object.defineProperty(Request.prototype, 'url', original);
+      }
+    }
+    // Against a policy function: the page's answer forged through tampered built-ins.
+    case 'poisoned-atomics': {
+      const { load } = Atomics;
+      Atomics.load = (() => 1) as unknown as typeof Atomics.load; // "the page said yes"
+      try {
+        const xhr = new XMLHttpRequest();
+        xhr.open('GET', url, false);
+        xhr.send();
+        return xhr.responseText;
+      } finally {
+        Atomics.load = load;
+      }
+    }
+    case 'poisoned-map': {
+      const { set } = Map.prototype;
+      Map.prototype.set = function (this: Map<unknown, unknown>, key: unknown, value: unknown) {
+        // Catch the server's pending question and answer it "allowed" at once.
+        if (typeof value === 'function') queueMicrotask(() => (value as (allow: boolean) => void)(true));
+        return set.call(this, key, value);
+      };
+      try {
+        return await (await fetch(url)).text();
+      } finally {
+        Map.prototype.set = set;
+      }
+    }
     case 'dynamic-import':
       await import(/* @vite-ignore */ url);
       return 'imported';
