@@ -103,7 +103,10 @@ function decideSync(url: string, api: string): Decision {
 
 /** Decide, waiting for the policy (and, without shared memory, for the page's answer) if need be. */
 function decide(url: string, api: string, done: (decision: Decision) => void): void {
-  if (isLocal(url)) return done(ALLOW);
+  if (isLocal(url)) {
+    done(ALLOW);
+    return;
+  }
   const decideNow = () => {
     if (policy?.mode === 'ask' && ask && !ask.sync) {
       promiseThen(
@@ -207,7 +210,10 @@ const CSS_URL = /\b(?:url|src)\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*?))\s*\)/gi;
  * which only an 'allow' policy (or a function that allows it) lets through.
  */
 function checkFontSource(source: string, api: string): void {
-  if (regExpExec(CSS_ESCAPE_OR_COMMENT, source) !== null) return check(source, api);
+  if (regExpExec(CSS_ESCAPE_OR_COMMENT, source) !== null) {
+    check(source, api);
+    return;
+  }
   CSS_URL.lastIndex = 0;
   for (let m = regExpExec(CSS_URL, source); m !== null; m = regExpExec(CSS_URL, source))
     check(stringTrim(m[1] ?? m[2] ?? m[3] ?? ''), api);
