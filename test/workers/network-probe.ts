@@ -5,6 +5,14 @@ import * as z from 'zod';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A synchronous XMLHttpRequest GET: the response text. */
+function syncGet(url: string): string {
+  const xhr = new XMLHttpRequest();
+  xhr.open('GET', url, false);
+  xhr.send();
+  return xhr.responseText;
+}
+
 /** A value that reads as a harmless local URL the first time it is read, and as `then` after. */
 function flip(then: string): string {
   let reads = 0;
@@ -55,12 +63,8 @@ async function attempt(door: string, url: string): Promise<string> {
         xhr.onerror = () => reject(new Error('xhr error'));
         xhr.send();
       });
-    case 'xhr-sync': {
-      const xhr = new XMLHttpRequest();
-      xhr.open('GET', url, false);
-      xhr.send();
-      return xhr.responseText;
-    }
+    case 'xhr-sync':
+      return syncGet(url);
     case 'websocket': {
       const ws = new WebSocket(url.replace('http', 'ws'));
       await wait(200);
@@ -100,12 +104,8 @@ async function attempt(door: string, url: string): Promise<string> {
     // The same doors, with a URL that changes between the guard's read and the browser's.
     case 'fetch-flip':
       return (await fetch(flip(url))).text();
-    case 'xhr-flip': {
-      const xhr = new XMLHttpRequest();
-      xhr.open('GET', flip(url), false);
-      xhr.send();
-      return xhr.responseText;
-    }
+    case 'xhr-flip':
+      return syncGet(flip(url));
     case 'websocket-flip': {
       new WebSocket(flip(url.replace('http', 'ws')));
       await wait(200);
@@ -170,10 +170,7 @@ async function attempt(door: string, url: string): Promise<string> {
       Array.prototype[Symbol.iterator] = function* () {} as typeof original;
       try {
         new WebSocket(url.replace('http', 'ws'));
-        const xhr = new XMLHttpRequest();
-        xhr.open('GET', url, false);
-        xhr.send();
-        return xhr.responseText;
+        return syncGet(url);
       } finally {
         Array.prototype[Symbol.iterator] = original;
       }
@@ -200,10 +197,7 @@ async function attempt(door: string, url: string): Promise<string> {
       const original = String.prototype.startsWith;
       String.prototype.startsWith = () => true; // every URL would look like data:
       try {
-        const xhr = new XMLHttpRequest();
-        xhr.open('GET', url, false);
-        xhr.send();
-        return xhr.responseText;
+        return syncGet(url);
       } finally {
         String.prototype.startsWith = original;
       }
@@ -222,10 +216,7 @@ async function attempt(door: string, url: string): Promise<string> {
       const { load } = Atomics;
       Atomics.load = (() => 1) as unknown as typeof Atomics.load; // "the page said yes"
       try {
-        const xhr = new XMLHttpRequest();
-        xhr.open('GET', url, false);
-        xhr.send();
-        return xhr.responseText;
+        return syncGet(url);
       } finally {
         Atomics.load = load;
       }
