@@ -149,7 +149,7 @@ function markdown(results: BenchResult[], meta: { isolated: boolean; browser: st
       `${meta.isolated ? ', cross-origin isolated (fine-grained timers)' : ', NOT cross-origin isolated (100 µs timers)'};` +
       ` Node cases: Node ${process.version}. Each figure is the median of the case's repetitions.`,
     '',
-    "Ratio = median ÷ the anchor's median (for `ops/s`, ours ÷ anchor, so higher is better). The anchor is sampled alternately with the case, in the same page or process, so drift lands on both; `anchor median` is that paired figure (the anchor's own row is its standalone run).",
+    "Ratio = median ÷ the anchor's median (for `ops/s`, ours ÷ anchor, so higher is better). The anchor is sampled alternately with the case, in the same page or process, which goes first flipping every pair, so drift and leftovers land on both; `anchor median` is that paired figure (the anchor's own row is its standalone run).",
     '',
     '| case | unit | median | min – max | anchor | anchor median | ratio | target | how |',
     '|---|---|---:|---:|---|---:|---:|---|---|',
