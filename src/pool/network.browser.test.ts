@@ -108,10 +108,13 @@ describe("network: 'deny'", () => {
 });
 
 describe("network: 'allow'", () => {
-  it.each(['fetch', 'xhr', 'eventsource'])('%s goes through', async (door) => {
-    expect(await probe(door, `/ok-${door}`, 'allow')).toMatch(/^reached/);
-    expect((await hits()).length).toBeGreaterThanOrEqual(1);
-  });
+  it.each(['fetch', 'xhr', 'eventsource', 'websocket', 'cache', 'font-capitals', 'notification'])(
+    '%s goes through, with what the guard passes on (a string, a Request, a copy of the options)',
+    async (door) => {
+      expect(await probe(door, `/ok-${door}`, 'allow')).toMatch(/^reached/);
+      expect((await hits()).map((h) => h.split(' ')[1])).toContain(`/ok-${door}`);
+    },
+  );
 
   it('still refuses nested workers, which would escape the guard', async () => {
     expect(await probe('nested-worker', '/w.js', 'allow')).toMatch(/^blocked: NetworkDeniedError/);
