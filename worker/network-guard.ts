@@ -108,15 +108,22 @@ function decide(url: string, api: string, done: (decision: Decision) => void): v
     return;
   }
   const decideNow = () => {
-    if (policy?.mode === 'ask' && ask && !ask.sync) {
-      promiseThen(
-        ask.async(url, api),
-        (allowed) => done(allowed === true ? ALLOW : REFUSED),
-        () => done(REFUSED),
-      );
-      return;
+    let decision: Decision;
+    try {
+      if (policy?.mode === 'ask' && ask && !ask.sync) {
+        promiseThen(
+          ask.async(url, api),
+          (allowed) => done(allowed === true ? ALLOW : REFUSED),
+          () => done(REFUSED),
+        );
+        return;
+      }
+      decision = decideSync(url, api);
+    } catch {
+      // Asking failed: refused, and said so (a promise left pending would hang the tool).
+      decision = { allow: false, reason: 'the policy could not be asked' };
     }
-    done(decideSync(url, api));
+    done(decision);
   };
   if (policy) decideNow();
   else promiseThen(ready, decideNow, () => done(decideSync(url, api)));
