@@ -455,6 +455,28 @@ describe('describing the tools', () => {
     expect(resultValue(await pool.call(call('add', { a: 2, b: 3 })))).toBe(5);
   });
 
+  it('waits for a worker busy with a long call to describe, without stopping it or the call', async () => {
+    pool = testPool({ size: 1, startTimeoutMs: 300 });
+    await pool.warm();
+    const long = pool.call(call('spin', { ms: 1_000 }));
+    await new Promise((r) => setTimeout(r, 50));
+    const specs = await pool.specs();
+    expect(specs.map((s) => s.name)).toContain('spin');
+    expect(resultValue(await long)).toBeGreaterThan(0);
+    expect(pool.stats.restarted).toBe(0);
+  });
+
+  it('asks the replacement when the worker asked is stopped by a call of its own', async () => {
+    pool = testPool({ size: 1, timeoutMs: 300 });
+    await pool.warm();
+    const stuck = pool.call(call('spin', { ms: -1 }));
+    await new Promise((r) => setTimeout(r, 50));
+    const specs = pool.specs();
+    await expect(stuck).rejects.toBeInstanceOf(ToolTimeoutError);
+    expect((await specs).map((s) => s.name)).toContain('spin');
+    expect(pool.stats.restarted).toBe(1);
+  });
+
   it('stops a worker that does not answer describe within startTimeoutMs; specs() rejects, calls go on', async () => {
     pool = createWorkerPool({ worker: describeFaults('hang'), size: 1, startTimeoutMs: 500 });
     const error = await pool.specs().catch((e: unknown) => e);

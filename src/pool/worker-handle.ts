@@ -50,6 +50,7 @@ export class WorkerHandle {
   #seq = 0;
   #connected = false;
   #dead = false;
+  #stoppedBusy = false;
   /** Resolves with the tools' names once the worker answered `hello`; rejects if it never does. */
   readonly ready: Promise<string[]>;
   #rejectReady!: (error: Error) => void;
@@ -140,11 +141,22 @@ export class WorkerHandle {
     this.#posted();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const reason = `no answer to describe() within ${this.#startTimeoutMs} ms`;
-        this.#fail(reason);
-        reject(new Error(reason));
-      }, this.#startTimeoutMs);
+      // A worker busy with calls answers when they let it (their own time limits bound that):
+      // it is taken for stuck only after a whole period that starts and ends with it idle.
+      let busy = false;
+      const arm = () => {
+        timer = setTimeout(() => {
+          if (this.calls.size > 0 || busy) {
+            busy = this.calls.size > 0;
+            arm();
+            return;
+          }
+          const reason = `no answer to describe() within ${this.#startTimeoutMs} ms`;
+          this.#fail(reason);
+          reject(new Error(reason));
+        }, this.#startTimeoutMs);
+      };
+      arm();
     });
     let outcome: Awaited<typeof answer>;
     try {
@@ -158,6 +170,11 @@ export class WorkerHandle {
 
   get dead(): boolean {
     return this.#dead;
+  }
+
+  /** True when the worker was stopped while it held calls (one of them may be why). */
+  get stoppedBusy(): boolean {
+    return this.#stoppedBusy;
   }
 
   /** True once the worker answered the handshake. */
@@ -233,6 +250,7 @@ export class WorkerHandle {
   terminate(reason = 'the pool stopped the worker'): void {
     if (this.#dead) return;
     this.#dead = true;
+    this.#stoppedBusy = this.calls.size > 0;
     clearTimeout(this.#startTimer);
     this.#rejectReady(new Error(reason)); // nothing, once it was ready
     this.#markGone(new Error(reason));

@@ -212,23 +212,32 @@ export class WorkerPool {
   /** The tools' specs with what each declares (state injection, store namespaces). */
   descriptors(): Promise<ToolDescriptor[]> {
     if (this.#closed) return Promise.reject(new PoolClosedError());
-    if (!this.#descriptors) {
-      const worker = this.#workers.find((w) => !w.dead) ?? this.#spawn();
-      this.#descriptors = worker.describe().then(
-        (descriptors) => {
-          this.#declaredState = new Map(descriptors.map((d) => [d.spec.name, d.state]));
-          return descriptors;
-        },
-        (error: unknown) => {
-          this.#descriptors = undefined;
-          if (this.#closed) throw new PoolClosedError();
-          // The tools' own errors (a schema JSON Schema cannot express) come as they are.
-          if (MoatError.isInstance(error)) throw error;
-          throw startFailure(error);
-        },
-      );
-    }
+    this.#descriptors ??= this.#describe(true);
     return this.#descriptors;
+  }
+
+  /** Ask a worker (an idle one if there is one) for the descriptors. */
+  #describe(mayRetry: boolean): Promise<ToolDescriptor[]> {
+    const live = this.#workers.filter((w) => !w.dead);
+    const worker = live.find((w) => w.load === 0) ?? live[0] ?? this.#spawn();
+    return worker.describe().then(
+      (descriptors) => {
+        this.#declaredState = new Map(descriptors.map((d) => [d.spec.name, d.state]));
+        return descriptors;
+      },
+      (error: unknown) => {
+        if (this.#closed) {
+          this.#descriptors = undefined;
+          throw new PoolClosedError();
+        }
+        // A worker stopped while it ran calls went down for one of them (a timeout, a crash),
+        // not for describing: its replacement is asked, once.
+        if (!MoatError.isInstance(error) && mayRetry && worker.stoppedBusy) return this.#describe(false);
+        // The tools' own errors (a schema JSON Schema cannot express) come as they are.
+        this.#descriptors = undefined;
+        throw MoatError.isInstance(error) ? error : startFailure(error);
+      },
+    );
   }
 
   /**
