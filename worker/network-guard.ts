@@ -194,13 +194,20 @@ function guardConstructor(name: string, prepare: (args: unknown[], api: string) 
   lock(scope, name, guard);
 }
 
-/** The first argument is the URL: turned into a string once, checked, and passed on as that string. */
-function firstUrl(args: unknown[], api: string): void {
-  if (args.length === 0) return; // the original throws its own TypeError
-  const url = StringOf(args[0]);
-  args[0] = url;
+/**
+ * The argument at `index` is a URL: turned into a string once, checked, and put back as that
+ * string, so what the original is given is what was checked. Absent: the original throws its own
+ * TypeError.
+ */
+function readUrlAt(args: unknown[], index: number, api: string): void {
+  if (index >= args.length) return;
+  const url = StringOf(args[index]);
+  args[index] = url;
   check(url, api);
 }
+
+/** The first argument is the URL. */
+const firstUrl = (args: unknown[], api: string): void => readUrlAt(args, 0, api);
 
 function denyConstructor(name: string): void {
   guardConstructor(name, () => {
@@ -271,11 +278,7 @@ export function installNetworkGuard(): void {
   if (xhr) {
     const originalOpen = xhr.prototype.open;
     lock(xhr.prototype, 'open', function open(this: unknown, ...args: unknown[]) {
-      if (args.length >= 2) {
-        const url = StringOf(args[1]);
-        args[1] = url;
-        check(url, 'XMLHttpRequest');
-      }
+      readUrlAt(args, 1, 'XMLHttpRequest');
       return apply(originalOpen, this, args);
     });
   }
@@ -290,11 +293,7 @@ export function installNetworkGuard(): void {
   if (typeof scope.importScripts === 'function') {
     const originalImportScripts = scope.importScripts as (...urls: string[]) => void;
     const guardedImportScripts = function importScripts(...urls: unknown[]) {
-      for (let i = 0; i < urls.length; i++) {
-        const url = StringOf(urls[i]);
-        urls[i] = url;
-        check(url, 'importScripts');
-      }
+      for (let i = 0; i < urls.length; i++) readUrlAt(urls, i, 'importScripts');
       return apply(originalImportScripts, globalThis, urls);
     };
     for (const holder of holders('importScripts')) lock(holder, 'importScripts', guardedImportScripts);

@@ -251,9 +251,7 @@ export class WorkerHandle {
     if (this.#dead) return;
     this.#dead = true;
     this.#stoppedBusy = this.calls.size > 0;
-    clearTimeout(this.#startTimer);
-    this.#rejectReady(new Error(reason)); // nothing, once it was ready
-    this.#markGone(new Error(reason));
+    this.#release(reason);
     this.#worker.terminate();
     this.#control.close();
     this.#remote[releaseProxy]();
@@ -335,11 +333,16 @@ export class WorkerHandle {
     if (d) d.seq = this.#seq++;
   }
 
-  #fail(reason: string): void {
-    if (this.#dead) return;
+  /** Whatever waits on this worker stops waiting: `ready` (unless it was) and describe() reject with `reason`. */
+  #release(reason: string): void {
     clearTimeout(this.#startTimer);
     this.#rejectReady(new Error(reason));
     this.#markGone(new Error(reason));
+  }
+
+  #fail(reason: string): void {
+    if (this.#dead) return;
+    this.#release(reason);
     const started = this.#connected;
     this.#events.failure(this, reason, started);
   }
