@@ -85,6 +85,24 @@ describe('openai-chat decoder', () => {
     ]);
   });
 
+  it('ends a call in the chunk that closes its argument object, before anything else arrives', () => {
+    const decoder = createStreamDecoder('openai-chat');
+    decoder.push(chunk({ tool_calls: [tc(0, { id: 'a', name: 'add', args: '{"x": {"y":' })] }));
+    expect(decoder.push(chunk({ tool_calls: [tc(0, { args: ' 1}' })] })).map((p) => p.type)).toEqual([
+      'tool-input-delta',
+    ]);
+    const closing = decoder.push(chunk({ tool_calls: [tc(0, { args: '}' })] }));
+    expect(closing.map((p) => p.type)).toEqual(['tool-input-delta', 'tool-call']);
+    expect(closing[1]).toMatchObject({ toolCall: { id: 'a', args: { x: { y: 1 } } } });
+    // A brace inside a string does not close it; a later fragment after the close is ignored.
+    decoder.push(chunk({ tool_calls: [tc(1, { id: 'b', name: 'echo', args: '{"s": "}' })] }));
+    expect(decoder.snapshot().toolCalls).toHaveLength(2);
+    const end = decoder.push(chunk({ tool_calls: [tc(1, { args: '"}' })] }));
+    expect(end.map((p) => p.type)).toEqual(['tool-input-delta', 'tool-call']);
+    expect(decoder.push(chunk({ tool_calls: [tc(1, { args: ' ' })] }))).toEqual([]);
+    expect(decoder.finish().toolCalls.map((c) => c.args)).toEqual([{ x: { y: 1 } }, { s: '}' }]);
+  });
+
   it('keeps calls apart that share index 0 but have different ids, and calls with no index', () => {
     const { message } = run('openai-chat', [
       chunk({ tool_calls: [tc(0, { id: 'x1', name: 'w', args: '{"c":"A"}' })] }),

@@ -8,8 +8,10 @@ import type { StreamPart } from '../stream-part';
  * at 1 (after text), a whole call may come in one chunk, continuation chunks may resend `id` or
  * send `"name": ""`, `tool_calls: []` may ride on every chunk, some servers omit `index` (each
  * such entry with a new id is a new call), and some reuse one index for several complete calls
- * with different ids (each is its own call). Usage may come in a chunk of its own after the
- * `finish_reason`, so the `finish` part waits for it or for the end of input.
+ * with different ids (each is its own call). The wire has no end-of-call event: a call is done
+ * the moment its argument JSON object closes (so it can start running while the model goes on),
+ * or, failing that, when the next call begins or the message ends. Usage may come in a chunk of
+ * its own after the `finish_reason`, so the `finish` part waits for it or for the end of input.
  */
 export class OpenAIChatDecoder extends BaseDecoder {
   readonly format = 'openai-chat' as const;
@@ -84,10 +86,12 @@ export class OpenAIChatDecoder extends BaseDecoder {
       parts.push(...this.builder.start(key, pending.id, name));
       parts.push(...this.builder.args(key, pending.args));
       if (args !== undefined && typeof args !== 'string') parts.push(...this.builder.argsValue(key, args));
+      this.#endIfComplete(providerKey, parts);
       return parts;
     }
     if (typeof args === 'string') parts.push(...this.builder.args(key, args));
     else if (args !== undefined && args !== null) parts.push(...this.builder.argsValue(key, args));
+    this.#endIfComplete(providerKey, parts);
     return parts;
   }
 
