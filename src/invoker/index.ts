@@ -1,5 +1,6 @@
 export { mergeUpdates, type StateUpdate } from './state-merge';
-export { defaultErrorText, ToolInvoker, type ToolInvokerJSON, type WithTurnResults } from './tool-invoker';
+export { defaultErrorText, ToolInvoker, type ToolInvokerJSON } from './tool-invoker';
+export { ToolTurn, type WithTurnResults } from './tool-turn';
 export { toolsCondition, turnInput } from './turn-input';
 export type {
   ErrorClass,

@@ -7,7 +7,8 @@ import { ToolInputValidationError } from '../errors/tool-input-validation-error'
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import { aiMessage, userMessage } from '../messages/constructors';
 import type { ToolCall } from '../messages/types';
-import { ToolInvoker, type WithTurnResults } from './tool-invoker';
+import { ToolInvoker } from './tool-invoker';
+import type { WithTurnResults } from './tool-turn';
 import { toolsCondition } from './turn-input';
 import type { Interceptor, ToolEvent } from './types';
 
@@ -423,5 +424,62 @@ describe('helpers', () => {
   it('lists inline specs as not isolated', async () => {
     const specs = await invoker().specs();
     expect(specs.find((s) => s.name === 'add')).toMatchObject({ name: 'add', isolated: false });
+  });
+});
+
+describe('a turn whose calls arrive one by one (begin)', () => {
+  it('starts each call the moment it is added, and answers in the order they were added', async () => {
+    const events: string[] = [];
+    const turn = invoker().begin({ onEvent: (e) => events.push(`${e.type}:${'toolCallId' in e ? e.toolCallId : ''}`) });
+    const first = call('multiply', { a: 3, b: 12 });
+    turn.add(first);
+    // Started before the second call exists (the specs of inline tools load first, then it runs).
+    await new Promise((r) => setTimeout(r, 5));
+    expect(events).toContain(`tool-started:${first.id}`);
+    const second = call('add', { a: 11, b: 49 });
+    turn.add(second);
+    turn.addInvalid({ id: 'bad_1', name: 'add', args: '{"a":', error: 'cut off' });
+    const { messages } = await turn.close();
+    expect(messages.map((m) => [m.toolCallId, m.content])).toEqual([
+      [first.id, '36'],
+      [second.id, '60'],
+      ['bad_1', expect.stringContaining('cut off')],
+    ]);
+    expect(events.at(-1)).toBe('done:');
+    expect(() => turn.add(call('add', { a: 1, b: 1 }))).toThrow(/closed/);
+  });
+
+  it('keeps maxConcurrency across calls added later', async () => {
+    let running = 0;
+    let most = 0;
+    const counting: Interceptor = async (request, next) => {
+      running++;
+      most = Math.max(most, running);
+      try {
+        return await next(request);
+      } finally {
+        running--;
+      }
+    };
+    const turn = invoker({ maxConcurrency: 2, interceptors: [counting] }).begin();
+    for (let i = 0; i < 6; i++) turn.add(call('multiply', { a: i, b: 2 }));
+    const { messages } = await turn.close();
+    expect(messages.map((m) => m.content)).toEqual(['0', '2', '4', '6', '8', '10']);
+    expect(most).toBe(2);
+  });
+
+  it('refuses what is not a tool call with a TypeError, and bad options before anything runs', () => {
+    const turn = invoker().begin();
+    expect(() => turn.add({ name: 'add' } as never)).toThrow(/Expected a tool call \{ id, name, args \}/);
+    expect(() => invoker().begin({ signal: 1 as never })).toThrow(/`signal` to be an AbortSignal/);
+  });
+
+  it('an aborted turn rejects with the reason; an empty turn closes at once', async () => {
+    const controller = new AbortController();
+    const turn = invoker().begin({ signal: controller.signal });
+    turn.add(call('multiply', { a: 1, b: 2 }));
+    controller.abort(new Error('stop'));
+    await expect(turn.close()).rejects.toThrow('stop');
+    await expect(invoker().begin().close()).resolves.toEqual({ messages: [], state: {} });
   });
 });

@@ -2,7 +2,7 @@ import { isToolDefinition, type ToolDefinition } from '../../worker/define-tool'
 import { describeTool } from '../../worker/describe-tool';
 import { executeTool } from '../../worker/execute-tool';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
-import { describeValue, errorClassForName, MoatError } from '../errors/moat-error';
+import { describeValue, errorClassForName } from '../errors/moat-error';
 import { checkCallback, checkCount, checkDuration, checkResultFormat, checkSignal } from '../errors/option-checks';
 import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
@@ -14,7 +14,8 @@ import type { CallOptions, WorkerPool } from '../pool/worker-pool';
 import type { ToolSpec } from '../providers/tool-spec';
 import { scopeStore } from '../store/scoped-store';
 import type { Store } from '../store/types';
-import { mergeUpdates, type StateUpdate } from './state-merge';
+import { EventQueue } from './event-queue';
+import { ToolTurn, type TurnHost } from './tool-turn';
 import { turnInput } from './turn-input';
 import type {
   ErrorClass,
@@ -48,12 +49,6 @@ export interface ToolInvokerJSON {
   inlineTools: string[];
 }
 
-/** Sibling results of a turn, on the error `run` rejects with under `onError: 'throw'`. */
-export interface WithTurnResults {
-  /** One per call, in call order; undefined where the call failed. */
-  messages: (ToolMessage | undefined)[];
-}
-
 /**
  * Runs a model turn's tool calls: workers through the pool, inline tools on the page, all in
  * parallel (up to `maxConcurrency`), through the interceptors, with LangGraph ToolNode and
@@ -82,6 +77,8 @@ export class ToolInvoker {
     | undefined;
   /** The specs once loaded: a turn then starts without waiting a tick for them. */
   #loaded: Map<string, ToolSpec> | undefined;
+  /** What a turn needs of this invoker. */
+  readonly #host: TurnHost;
 
   constructor(options: ToolInvokerOptions = {}) {
     if (typeof options !== 'object' || options === null)
@@ -121,6 +118,19 @@ export class ToolInvoker {
         );
     }
     this.#timeoutMs = options.timeoutMs === undefined ? undefined : checkDuration('timeoutMs', options.timeoutMs);
+    this.#host = {
+      loaded: () => this.#loaded,
+      loadSpecs: () => this.#loadSpecs(),
+      runner: (specs, options, emit) => {
+        const chain = this.#chain(specs, options, emit);
+        if (chain) return (call, state) => chain(makeRequest(call, specs.get(call.name), state, options.context));
+        return (call, state) => this.#execute(call, state, options.context, specs, options, emit);
+      },
+      errorText: (error, call) => this.#errorText(error, call),
+      invalidMessage: (bad, emit) => this.#invalidMessage(bad, emit),
+      reducers: this.#reducers,
+      maxConcurrency: this.#maxConcurrency,
+    };
   }
 
   /** Construct and check at once that no tool is both inline and in the pool. */
@@ -159,76 +169,34 @@ export class ToolInvoker {
   }
 
   /**
+   * A turn whose calls arrive one by one: each starts the moment it is `add`ed (an agent adds a
+   * call as soon as the model has finished writing it), and `close()` resolves like `run`.
+   *
+   * @example
+   * const turn = invoker.begin({ state, signal, onEvent: render });
+   * turn.add(call); // runs now
+   * const { messages, state: next } = await turn.close();
+   */
+  begin(options: RunOptions = {}): ToolTurn {
+    checkRunOptions(options);
+    return new ToolTurn(this.#host, options, options.state ?? {});
+  }
+
+  /**
    * Run the turn's calls; resolves with one `ToolMessage` per call, in call order, and the new
    * state. Rejects with the signal's reason when aborted, with a typed error under
    * `onError: 'throw'` (or for classes `onError` does not list), and with `StateMergeError`.
    */
   async run(input: InvokerInput, options: RunOptions = {}): Promise<RunResult> {
     checkRunOptions(options);
-    const listener = options.onEvent;
-    const emit = listener ?? noEvents;
-    const turn = turnInput(input, this.#messagesKey);
-    const state = options.state ?? (turn.state ? withoutKey(turn.state, this.#messagesKey) : {});
-    const specs = this.#loaded ?? (await this.#loadSpecs());
-    const signal = options.signal;
-    signal?.throwIfAborted();
-
-    const calls = turn.toolCalls;
-    const messages: (ToolMessage | undefined)[] = new Array(calls.length).fill(undefined);
-    const updates: (StateUpdate | undefined)[] = new Array(calls.length).fill(undefined);
-    const thrown: { index: number; error: Error }[] = [];
-    const chain = this.#chain(specs, options, emit);
-
-    const failed = (i: number, call: ToolCall, caught: unknown): void => {
-      const error = caught instanceof Error ? caught : new Error(String(caught));
-      const text = signal?.aborted ? undefined : this.#errorText(error, call);
-      if (text === undefined) {
-        thrown.push({ index: i, error });
-        emit({ type: 'tool-error', toolCallId: call.id, error });
-      } else {
-        const message = toolMessage({ toolCallId: call.id, name: call.name, content: text, status: 'error' });
-        messages[i] = message;
-        emit({ type: 'tool-error', toolCallId: call.id, error, message });
-      }
-    };
-    const succeeded = (i: number, call: ToolCall, outcome: ToolOutcome): void => {
-      const message = toMessage(call, outcome);
-      messages[i] = message;
-      if (outcome.update) updates[i] = { toolCallId: call.id, update: outcome.update };
-      if (listener) emit({ type: 'tool-finished', toolCallId: call.id, message });
-    };
-    await forEachLimited(calls.length, this.#maxConcurrency, (i) => {
-      const call = calls[i] as ToolCall;
-      if (listener) emit({ type: 'tool-started', toolCallId: call.id, name: call.name, args: call.args });
-      const outcome = chain
-        ? chain(makeRequest(call, specs.get(call.name), state, options.context))
-        : this.#execute(call, state, options.context, specs, options, emit);
-      return outcome.then(
-        (o) => {
-          try {
-            succeeded(i, call, o);
-          } catch (error) {
-            failed(i, call, error);
-          }
-        },
-        (error: unknown) => failed(i, call, error),
-      );
-    });
-    if (signal?.aborted) throw signal.reason;
-
-    const invalid = turn.invalidToolCalls.map((bad) => this.#invalidMessage(bad, emit));
-    if (thrown.length > 0) {
-      const first = (thrown.sort((a, b) => a.index - b.index)[0] as { error: Error }).error;
-      throw Object.assign(first, { messages: [...messages, ...invalid] } satisfies WithTurnResults);
-    }
-    const merged = mergeUpdates(
-      state,
-      updates.filter((u): u is StateUpdate => u !== undefined),
-      this.#reducers,
-    );
-    const all = [...(messages as ToolMessage[]), ...invalid];
-    emit({ type: 'done', messages: all, state: merged });
-    return { messages: all, state: merged };
+    const calls = turnInput(input, this.#messagesKey);
+    const state = options.state ?? (calls.state ? withoutKey(calls.state, this.#messagesKey) : {});
+    if (!this.#loaded) await this.#loadSpecs();
+    options.signal?.throwIfAborted();
+    const turn = new ToolTurn(this.#host, options, state);
+    for (const call of calls.toolCalls) turn.add(call);
+    for (const bad of calls.invalidToolCalls) turn.addInvalid(bad);
+    return turn.close();
   }
 
   /**
@@ -248,7 +216,7 @@ export class ToolInvoker {
         const onOuterAbort = () => controller.abort(outer?.reason);
         if (outer?.aborted) controller.abort(outer.reason);
         else outer?.addEventListener('abort', onOuterAbort, { once: true });
-        const queue = new EventQueue();
+        const queue = new EventQueue<ToolEvent>();
         const finished = this.run(input, {
           ...options,
           signal: controller.signal,
@@ -460,23 +428,6 @@ function checkRunOptions(options: RunOptions): void {
   checkCallback(options.onEvent, 'onEvent');
 }
 
-function toMessage(call: ToolCall, outcome: ToolOutcome): ToolMessage {
-  if (typeof outcome?.content !== 'string') {
-    throw new MoatError({
-      message: `An interceptor returned ${describeValue(outcome)} for call ${call.id}: expected { content: string }`,
-    });
-  }
-  const message: ToolMessage = {
-    role: 'tool',
-    toolCallId: call.id,
-    name: call.name,
-    content: outcome.content,
-    status: outcome.status ?? 'success',
-  };
-  if (outcome.artifact !== undefined) message.artifact = outcome.artifact;
-  return message;
-}
-
 function makeRequest(toolCall: ToolCall, spec: ToolSpec | undefined, state: unknown, context: unknown): ToolRequest {
   return {
     toolCall,
@@ -497,60 +448,4 @@ function makeRequest(toolCall: ToolCall, spec: ToolSpec | undefined, state: unkn
 function withoutKey(state: Record<string, unknown>, key: string): Record<string, unknown> {
   const { [key]: _dropped, ...rest } = state;
   return rest;
-}
-
-/** Run `task(0 … n-1)` with at most `limit` at once; never rejects (tasks handle their errors). */
-async function forEachLimited(n: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
-  if (limit >= n) {
-    const all: Promise<void>[] = new Array(n);
-    for (let i = 0; i < n; i++) all[i] = task(i);
-    await Promise.all(all);
-    return;
-  }
-  let next = 0;
-  const worker = async () => {
-    while (next < n) await task(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(n, limit) }, worker));
-}
-
-/** The events of a run, buffered for an async iterator. */
-class EventQueue {
-  readonly #items: ToolEvent[] = [];
-  #waiting: ((step: IteratorResult<ToolEvent>) => void) | undefined;
-  #failWaiting: ((error: unknown) => void) | undefined;
-  #ended = false;
-  #error: { error: unknown } | undefined;
-
-  push(event: ToolEvent): void {
-    if (this.#waiting) {
-      const resolve = this.#waiting;
-      this.#waiting = undefined;
-      resolve({ done: false, value: event });
-    } else this.#items.push(event);
-  }
-
-  end(): void {
-    this.#ended = true;
-    this.#waiting?.({ done: true, value: undefined });
-    this.#waiting = undefined;
-  }
-
-  fail(error: unknown): void {
-    this.#error = { error };
-    this.#ended = true;
-    this.#failWaiting?.(error);
-    this.#waiting = undefined;
-  }
-
-  next(): Promise<IteratorResult<ToolEvent>> {
-    const item = this.#items.shift();
-    if (item) return Promise.resolve({ done: false, value: item });
-    if (this.#error) return Promise.reject(this.#error.error);
-    if (this.#ended) return Promise.resolve({ done: true, value: undefined });
-    return new Promise((resolve, reject) => {
-      this.#waiting = resolve;
-      this.#failWaiting = reject;
-    });
-  }
 }
