@@ -37,6 +37,8 @@ export interface ToolInit<Input extends $ZodType, Result> {
   state?: true | string;
   /** Limit the tool's store access to these namespace prefixes. */
   store?: { namespaces: string[][] };
+  /** An agent asks a person before running it (human in the loop); see `createAgent`'s approvals. */
+  needsApproval?: boolean;
   run(args: output<Input>, runtime: ToolRuntime): ToolReturn<Result>;
 }
 
@@ -50,6 +52,8 @@ export interface ToolDefinition {
   readonly storeNamespaces: string[][] | undefined;
   readonly input: $ZodType;
   readonly output: $ZodType | undefined;
+  /** An agent asks before running it. */
+  readonly needsApproval: boolean;
   run(args: unknown, runtime: ToolRuntime): ToolReturn<unknown>;
 }
 
@@ -82,6 +86,8 @@ export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input,
   const invalid = (reason: string) => new InvalidToolSpecError({ toolName: init.name, reason });
   if (typeof init.description !== 'string') throw invalid('the description must be a string');
   if (!isZodSchema(init.input)) throw invalid('`input` must be a zod schema');
+  if (init.needsApproval !== undefined && typeof init.needsApproval !== 'boolean')
+    throw invalid('`needsApproval` must be a boolean');
   if (init.output !== undefined && !isZodSchema(init.output)) throw invalid('`output` must be a zod schema');
   const namespaces = init.store?.namespaces;
   if (
@@ -102,6 +108,7 @@ export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input,
     storeNamespaces: namespaces?.map((ns) => [...ns]),
     input: init.input,
     output: init.output,
+    needsApproval: init.needsApproval === true,
     run: init.run as ToolDefinition['run'],
   };
   defined.add(tool);

@@ -15,6 +15,7 @@ export function describeTool(tool: ToolDefinition): ToolDescriptor {
   if (descriptor) return descriptor;
   const { name, description, input, output } = tool;
   descriptor = { spec: toolSpec(output ? { name, description, input, output } : { name, description, input }) };
+  if (tool.needsApproval) descriptor.spec.needsApproval = true;
   if (tool.state) descriptor.state = tool.state;
   if (tool.storeNamespaces) descriptor.store = { namespaces: tool.storeNamespaces.map((ns) => [...ns]) };
   described.set(tool, descriptor);

@@ -7,6 +7,9 @@ export {
   type ValidationIssue,
 } from './message-validation-error';
 export { describeValue, MoatError, type MoatErrorOptions, quote, registerErrorClass } from './moat-error';
+export { isRetryableStatus, MAX_ERROR_BODY, ModelHTTPError, type ModelHTTPErrorOptions } from './model-http-error';
+export { ModelNetworkError } from './model-network-error';
+export { ModelStreamError } from './model-stream-error';
 export { NetworkDeniedError } from './network-denied-error';
 export { PoolClosedError } from './pool-closed-error';
 export { PoolQueueFullError } from './pool-queue-full-error';
@@ -16,6 +19,7 @@ export { StoreKeyError } from './store-key-error';
 export { StorePermissionError } from './store-permission-error';
 export { StoreQuotaError } from './store-quota-error';
 export { StoreValueError } from './store-value-error';
+export { ToolDeniedError } from './tool-denied-error';
 export { describeCall, ToolError, type ToolErrorOptions } from './tool-error';
 export { ToolExecutionError } from './tool-execution-error';
 export { ToolInputValidationError, type ToolInputValidationErrorOptions } from './tool-input-validation-error';

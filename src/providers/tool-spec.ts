@@ -18,6 +18,8 @@ export interface ToolSpec {
   outputSchema?: JSONSchema;
   /** False for inline tools, which run on the page; absent (isolated) for worker tools. */
   isolated?: boolean;
+  /** True when an agent must ask a person before running it (`defineTool({ needsApproval })`); never sent to a model. */
+  needsApproval?: boolean;
 }
 
 /** The rule every provider accepts for tool names. */

@@ -17,6 +17,8 @@ export interface Checkpoint {
   state: Record<string, JSONValue>;
   /** The checkpoint this one follows. */
   parentId?: string;
+  /** What the writer keeps beside the thread (the agent: its step count, calls awaiting approval). */
+  metadata?: Record<string, JSONValue>;
 }
 
 export interface ListCheckpointsOptions {
@@ -48,6 +50,7 @@ interface StoredCheckpoint {
   messages: JSONValue[];
   state: Record<string, JSONValue>;
   parentId?: string;
+  metadata?: Record<string, JSONValue>;
 }
 
 function checkId(value: unknown, what: string): string {
@@ -70,12 +73,8 @@ function toStored(threadId: string, checkpoint: Checkpoint): StoredCheckpoint {
   }
   if (!Array.isArray(checkpoint.messages))
     throw new TypeError(`Expected messages to be an array, got ${describeValue(checkpoint.messages)}`);
-  const problem = findNonJSON(checkpoint.state);
-  if (!isPlainObject(checkpoint.state) || problem) {
-    throw new TypeError(
-      `Expected state to be a JSON object${problem ? `: state.${problem.path.join('.')} is ${problem.reason}` : ''}`,
-    );
-  }
+  checkJSONObject(checkpoint.state, 'state');
+  if (checkpoint.metadata !== undefined) checkJSONObject(checkpoint.metadata, 'metadata');
   const stored: StoredCheckpoint = {
     threadId,
     id: checkpoint.id,
@@ -84,7 +83,17 @@ function toStored(threadId: string, checkpoint: Checkpoint): StoredCheckpoint {
     state: JSON.parse(JSON.stringify(checkpoint.state)),
   };
   if (checkpoint.parentId !== undefined) stored.parentId = checkId(checkpoint.parentId, 'the parent id');
+  if (checkpoint.metadata !== undefined) stored.metadata = JSON.parse(JSON.stringify(checkpoint.metadata));
   return stored;
+}
+
+function checkJSONObject(value: unknown, what: string): void {
+  const problem = findNonJSON(value);
+  if (!isPlainObject(value) || problem) {
+    throw new TypeError(
+      `Expected ${what} to be a JSON object${problem ? `: ${what}.${problem.path.join('.')} is ${problem.reason}` : ''}`,
+    );
+  }
 }
 
 function fromStored(stored: StoredCheckpoint): Checkpoint {
@@ -97,6 +106,7 @@ function fromStored(stored: StoredCheckpoint): Checkpoint {
       state: stored.state,
     };
     if (stored.parentId !== undefined) checkpoint.parentId = stored.parentId;
+    if (stored.metadata !== undefined) checkpoint.metadata = stored.metadata;
     return checkpoint;
   } catch (cause) {
     throw new CheckpointError({

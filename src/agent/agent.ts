@@ -1,0 +1,402 @@
+import { describeValue } from '../errors/moat-error';
+import { checkCount } from '../errors/option-checks';
+import { ToolNotFoundError } from '../errors/tool-not-found-error';
+import { EventQueue } from '../invoker/event-queue';
+import { defaultErrorText, ToolInvoker } from '../invoker/tool-invoker';
+import type { ToolTurn } from '../invoker/tool-turn';
+import type { ToolEvent } from '../invoker/types';
+import { toolMessage } from '../messages/constructors';
+import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messages/types';
+import { checkSettings } from '../models/settings';
+import type { ChatModel, ModelSettings } from '../models/types';
+import type { ToolSpec } from '../providers/tool-spec';
+import { type Checkpointer, createMemoryCheckpointer } from '../store/checkpointer';
+import { claimsOf, deniedMessage, interruptedMessage, verdictFor } from './approvals';
+import { checkStreamOptions, newThreadId, parseInput } from './input';
+import { Thread } from './thread';
+import type { AgentEvent, AgentInput, AgentOptions, AgentResult, AgentStopReason, AgentStreamOptions } from './types';
+
+/**
+ * An agent: a model, tools in workers, and threads that survive a reload. One `for await` drives
+ * the whole loop (model → tools → model …) and shows everything as it happens.
+ *
+ * @example
+ * const agent = createAgent({ model: openAICompatible({ baseURL, model }), pool, checkpointer });
+ * for await (const ev of agent.stream('What is 3 * 12?', { threadId, signal })) render(ev);
+ * const { text } = await agent.run('And 2 + 2?', { threadId });
+ */
+export function createAgent(options: AgentOptions): Agent {
+  return new Agent(options);
+}
+
+export class Agent {
+  readonly #model: ChatModel;
+  readonly #invoker: ToolInvoker | undefined;
+  readonly #system: string | undefined;
+  readonly #maxSteps: number;
+  readonly #checkpointer: Checkpointer;
+  readonly #approve: AgentOptions['approve'];
+  readonly #eager: boolean;
+  readonly #settings: ModelSettings;
+  #specs: Promise<Map<string, ToolSpec>> | undefined;
+
+  constructor(options: AgentOptions) {
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(`createAgent takes an options object, got ${describeValue(options)}`);
+    const { model, pool, invoker, system, approve, eagerTools, checkpointer } = options;
+    if (typeof model?.stream !== 'function')
+      throw new TypeError(
+        `Expected \`model\` to be a chat model (openAICompatible(…), …), got ${describeValue(model)}`,
+      );
+    if (pool !== undefined && invoker !== undefined)
+      throw new TypeError('Give the agent a `pool` or an `invoker` (which has its pool), not both');
+    if (invoker !== undefined && !(invoker instanceof ToolInvoker))
+      throw new TypeError(`Expected \`invoker\` to be a ToolInvoker, got ${describeValue(invoker)}`);
+    if (system !== undefined && typeof system !== 'string')
+      throw new TypeError(`Expected \`system\` to be a string, got ${describeValue(system)}`);
+    if (approve !== undefined && typeof approve !== 'function')
+      throw new TypeError(`Expected \`approve\` to be a function, got ${describeValue(approve)}`);
+    if (eagerTools !== undefined && typeof eagerTools !== 'boolean')
+      throw new TypeError(`Expected \`eagerTools\` to be a boolean, got ${describeValue(eagerTools)}`);
+    if (
+      checkpointer !== undefined &&
+      (typeof checkpointer?.get !== 'function' || typeof checkpointer.put !== 'function')
+    )
+      throw new TypeError(`Expected \`checkpointer\` to be a Checkpointer, got ${describeValue(checkpointer)}`);
+    const { temperature, maxTokens, toolChoice, parallelToolCalls, providerOptions } = options;
+    this.#settings = Object.fromEntries(
+      Object.entries({ temperature, maxTokens, toolChoice, parallelToolCalls, providerOptions }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    );
+    checkSettings(this.#settings);
+    this.#model = model;
+    this.#invoker = invoker ?? (pool ? new ToolInvoker({ pool }) : undefined);
+    this.#system = system;
+    this.#maxSteps = checkCount('maxSteps', options.maxSteps ?? 10, { min: 1 });
+    this.#checkpointer = checkpointer ?? createMemoryCheckpointer();
+    this.#approve = approve;
+    this.#eager = eagerTools ?? true;
+    // Start the workers now, while the person types: the first request needs their specs.
+    this.#loadSpecs().catch(() => {});
+  }
+
+  /** The tools the model is offered. */
+  async tools(): Promise<ToolSpec[]> {
+    return [...(await this.#loadSpecs()).values()];
+  }
+
+  /**
+   * Run the loop and stream every event; the last is `finish` (or `error`). `break` cancels the
+   * model request and the running tools; the thread keeps its last complete step.
+   */
+  stream(input: AgentInput, options: AgentStreamOptions = {}): AsyncIterable<AgentEvent> {
+    return {
+      [Symbol.asyncIterator]: () => {
+        const controller = new AbortController();
+        const outer = options?.signal;
+        const onAbort = () => controller.abort(outer?.reason);
+        const queue = new EventQueue<AgentEvent>();
+        let stopped = false;
+        const emit = (event: AgentEvent) => {
+          if (!stopped) queue.push(event);
+        };
+        const done = (async () => {
+          try {
+            checkStreamOptions(options);
+            if (outer?.aborted) controller.abort(outer.reason);
+            else outer?.addEventListener('abort', onAbort, { once: true });
+            await this.#drive(input, options, controller.signal, emit);
+          } catch (error) {
+            emit({ type: 'error', error: error instanceof Error ? error : new Error(String(error)) });
+          } finally {
+            outer?.removeEventListener('abort', onAbort);
+            queue.end();
+          }
+        })();
+        return {
+          next: () => queue.next(),
+          return: async () => {
+            stopped = true;
+            controller.abort(new DOMException('The consumer stopped reading the agent', 'AbortError'));
+            await done;
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    };
+  }
+
+  /** The same run, resolved with what `finish` carries; rejects with the `error` event's error. */
+  async run(input: AgentInput, options: AgentStreamOptions = {}): Promise<AgentResult> {
+    for await (const event of this.stream(input, options)) {
+      if (event.type === 'error') throw event.error;
+      if (event.type === 'finish') {
+        const { type: _finish, ...result } = event;
+        return result;
+      }
+    }
+    throw new Error('The agent stopped without finishing');
+  }
+
+  #loadSpecs(): Promise<Map<string, ToolSpec>> {
+    if (!this.#invoker) return Promise.resolve(new Map());
+    if (!this.#specs) {
+      const loading = this.#invoker.specs().then((specs) => new Map(specs.map((s) => [s.name, s])));
+      this.#specs = loading;
+      // A failure is reported to the run that waits; the next run asks again.
+      loading.catch(() => {
+        if (this.#specs === loading) this.#specs = undefined;
+      });
+    }
+    return this.#specs;
+  }
+
+  async #drive(
+    input: AgentInput,
+    options: AgentStreamOptions,
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+  ): Promise<void> {
+    const parsed = parseInput(input);
+    const threadId = options.threadId ?? newThreadId();
+    const thread = await Thread.load(this.#checkpointer, threadId);
+    if (options.state) thread.state = { ...thread.state, ...options.state };
+    const usage: Usage = {};
+    const progress = { steps: 0, text: '' };
+    const finish = (stopReason: AgentStopReason) => {
+      const result: AgentResult = {
+        threadId,
+        text: progress.text,
+        messages: [...thread.messages],
+        stopReason,
+        usage,
+        state: thread.state,
+        steps: progress.steps,
+      };
+      if (thread.pending.length > 0) result.pendingApprovals = [...thread.pending];
+      emit({ type: 'finish', ...result });
+    };
+    try {
+      // Approved calls that were running when the page went away are never run again.
+      if (thread.running.length > 0) {
+        thread.messages = inCallOrder([...thread.messages, ...thread.running.map(interruptedMessage)]);
+        thread.running = [];
+      }
+      if ('approvals' in parsed) {
+        await this.#resume(thread, parsed.approvals, options, signal, emit);
+        if (thread.pending.length > 0) return finish('approval');
+      } else {
+        // A new message while calls wait: they are refused, so the thread stays well-formed.
+        const refused = thread.pending.map((call) =>
+          deniedMessage(call, 'the user sent a new message instead of deciding', emit),
+        );
+        thread.messages = inCallOrder([...thread.messages, ...refused]);
+        thread.pending = [];
+        thread.messages.push(...parsed.messages);
+      }
+      for (;;) {
+        if (progress.steps >= this.#maxSteps) return finish('max-steps');
+        progress.steps++;
+        progress.text = '';
+        const ai = await this.#step(thread, options, signal, emit, progress);
+        addUsage(usage, ai.usage);
+        if (thread.pending.length > 0) {
+          for (const toolCall of thread.pending) emit({ type: 'approval-request', toolCall });
+          return finish('approval');
+        }
+        if (ai.toolCalls.length === 0 && ai.invalidToolCalls.length === 0) return finish(stopReasonOf(ai));
+      }
+    } catch (error) {
+      if (signal.aborted) return finish('aborted');
+      throw error;
+    }
+  }
+
+  /** One model call with its tools, started as each call completes; saved when all is done. */
+  async #step(
+    thread: Thread,
+    options: AgentStreamOptions,
+    outer: AbortSignal,
+    emit: (event: AgentEvent) => void,
+    progress: { steps: number; text: string },
+  ): Promise<AIMessage> {
+    const specs = await this.#loadSpecs();
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(outer.reason);
+    outer.addEventListener('abort', onAbort, { once: true });
+    const signal = controller.signal;
+    const forward = (event: ToolEvent) => {
+      if (event.type !== 'done') emit(event);
+    };
+    const turn = this.#invoker?.begin({ state: thread.state, context: options.context, signal, onEvent: forward });
+    let closing: ReturnType<ToolTurn['close']> | undefined;
+    const own: ToolMessage[] = [];
+    const held: ToolCall[] = [];
+    const later: ToolCall[] = [];
+    const start = (call: ToolCall) => {
+      if (turn) turn.add(call);
+      else own.push(notFound(call, emit));
+    };
+    try {
+      const parts = this.#model.stream({
+        ...this.#settings,
+        messages: thread.messages,
+        tools: [...specs.values()],
+        ...(this.#system ? { system: this.#system } : {}),
+        signal,
+      });
+      for await (const part of parts) {
+        switch (part.type) {
+          case 'text-delta':
+            progress.text += part.delta;
+            emit(part);
+            break;
+          case 'reasoning-delta':
+            emit(part);
+            break;
+          case 'tool-input-start':
+            emit({ type: 'tool-input-start', toolCallId: part.id, name: part.name, index: part.index });
+            break;
+          case 'tool-input-delta':
+            emit({ type: 'tool-input-delta', toolCallId: part.id, delta: part.delta, partialArgs: part.partialArgs });
+            break;
+          case 'tool-call': {
+            const call = part.toolCall;
+            emit({ type: 'tool-call', toolCall: call });
+            const verdict = await verdictFor(this.#approve, call, {
+              spec: specs.get(call.name),
+              messages: thread.messages,
+              state: thread.state,
+              context: options.context,
+            });
+            if ('ask' in verdict) held.push(call);
+            else if ('denied' in verdict) own.push(deniedMessage(call, verdict.denied, emit));
+            else if (this.#eager) start(call);
+            else later.push(call);
+            break;
+          }
+        }
+      }
+      const ai = parts.message();
+      for (const call of later) start(call);
+      for (const bad of ai.invalidToolCalls) {
+        if (turn) turn.addInvalid(bad);
+        else own.push(notFound({ id: bad.id, name: bad.name ?? '', args: {} }, emit));
+      }
+      closing = turn?.close();
+      const result = closing ? await closing : { messages: [], state: thread.state };
+      const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
+      const toolMessages = [...ai.toolCalls, ...ai.invalidToolCalls]
+        .map((c) => byId.get(c.id))
+        .filter((m): m is ToolMessage => m !== undefined);
+      thread.messages = [...thread.messages, ai, ...toolMessages];
+      thread.state = result.state;
+      thread.pending = held;
+      await thread.save(this.#checkpointer);
+      progress.text = ai.content;
+      const finished: AgentEvent = { type: 'step-finish', step: progress.steps, message: ai, toolMessages };
+      if (ai.usage) finished.usage = ai.usage;
+      emit(finished);
+      return ai;
+    } catch (error) {
+      // The answer broke off or was stopped: the calls it started are cancelled with it.
+      controller.abort(error);
+      if (turn && !closing) await turn.close().catch(() => {});
+      throw error;
+    } finally {
+      outer.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Run (or refuse) the calls a person decided on, saving before and after: none runs twice. */
+  async #resume(
+    thread: Thread,
+    approvals: Map<string, { approved: boolean; reason?: string }>,
+    options: AgentStreamOptions,
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+  ): Promise<void> {
+    const claims = claimsOf(this.#checkpointer);
+    const key = (call: ToolCall) => `${thread.id}\u0000${call.id}`;
+    const decided = thread.pending.filter((c) => approvals.has(c.id) && !claims.has(key(c)));
+    if (decided.length === 0) {
+      const waiting = thread.pending.map((c) => c.id);
+      throw new TypeError(
+        `No call of thread '${thread.id}' waits for a decision under ${[...approvals.keys()].map((id) => `'${id}'`).join(', ')}: ${
+          waiting.length > 0
+            ? `waiting are ${waiting.map((id) => `'${id}'`).join(', ')}`
+            : 'none is waiting (already decided?)'
+        }`,
+      );
+    }
+    for (const call of decided) claims.add(key(call));
+    try {
+      const approved = decided.filter((c) => approvals.get(c.id)?.approved);
+      thread.pending = thread.pending.filter((c) => !decided.includes(c));
+      thread.running = approved;
+      await thread.save(this.#checkpointer);
+      const own: ToolMessage[] = [];
+      const turn = this.#invoker?.begin({
+        state: thread.state,
+        context: options.context,
+        signal,
+        onEvent: (event) => {
+          if (event.type !== 'done') emit(event);
+        },
+      });
+      for (const call of decided) {
+        const decision = approvals.get(call.id);
+        if (!decision?.approved) own.push(deniedMessage(call, decision?.reason, emit));
+        else if (turn) turn.add(call);
+        else own.push(notFound(call, emit));
+      }
+      const result = turn ? await turn.close() : { messages: [], state: thread.state };
+      const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
+      thread.messages = inCallOrder([...thread.messages, ...decided.map((c) => byId.get(c.id) as ToolMessage)]);
+      thread.state = result.state;
+      thread.running = [];
+      await thread.save(this.#checkpointer);
+    } finally {
+      for (const call of decided) claims.delete(key(call));
+    }
+  }
+}
+
+function notFound(call: ToolCall, emit: (event: AgentEvent) => void): ToolMessage {
+  const error = new ToolNotFoundError({ toolName: call.name, toolCallId: call.id, available: [] });
+  const message = toolMessage({
+    toolCallId: call.id,
+    name: call.name,
+    content: defaultErrorText(error),
+    status: 'error',
+  });
+  emit({ type: 'tool-error', toolCallId: call.id, error, message });
+  return message;
+}
+
+/**
+ * The results after the last AI message, put in the order of its calls (a call that waited for
+ * approval is answered later than its siblings, but the model reads them in call order).
+ */
+function inCallOrder(messages: Message[]): Message[] {
+  const at = messages.findLastIndex((m) => m.role === 'assistant');
+  const ai = messages[at] as AIMessage | undefined;
+  const tail = messages.slice(at + 1);
+  if (!ai || !tail.every((m) => m.role === 'tool')) return messages;
+  const order = new Map([...ai.toolCalls, ...ai.invalidToolCalls].map((c, i) => [c.id, i]));
+  const rank = (m: Message) => order.get((m as ToolMessage).toolCallId) ?? order.size;
+  return [...messages.slice(0, at + 1), ...tail.sort((a, b) => rank(a) - rank(b))];
+}
+
+function stopReasonOf(ai: AIMessage): AgentStopReason {
+  return ai.stopReason === 'length' || ai.stopReason === 'content-filter' ? ai.stopReason : 'end';
+}
+
+function addUsage(total: Usage, usage: Usage | undefined): void {
+  if (!usage) return;
+  for (const key of Object.keys(usage) as (keyof Usage)[]) {
+    const value = usage[key];
+    if (typeof value === 'number') total[key] = (total[key] ?? 0) + value;
+  }
+}

@@ -1,0 +1,71 @@
+import { describeValue } from '../errors/moat-error';
+import { ToolDeniedError } from '../errors/tool-denied-error';
+import { defaultErrorText } from '../invoker/tool-invoker';
+import { isPlainObject } from '../json/json-value';
+import { toolMessage } from '../messages/constructors';
+import type { ToolCall, ToolMessage } from '../messages/types';
+import type { Checkpointer } from '../store/checkpointer';
+import type { AgentEvent, AgentOptions, ApprovalContext } from './types';
+
+/** What happens to a call: it runs, waits for a person, or is refused with a reason. */
+export type Verdict = { run: true } | { ask: true } | { denied: string | undefined };
+
+/** The agent's policy for one call (default: ask when the spec says `needsApproval`). */
+export async function verdictFor(
+  approve: AgentOptions['approve'],
+  call: ToolCall,
+  ctx: ApprovalContext,
+): Promise<Verdict> {
+  if (!approve) return ctx.spec?.needsApproval ? { ask: true } : { run: true };
+  const answer = await approve(call, ctx);
+  if (answer === true) return { run: true };
+  if (answer === 'ask') return { ask: true };
+  if (answer === false) return { denied: undefined };
+  if (isPlainObject(answer) && answer.approved === false)
+    return { denied: typeof answer.reason === 'string' ? answer.reason : undefined };
+  throw new TypeError(
+    `The agent's approve() must answer true, false, 'ask' or { approved: false, reason }, got ${describeValue(answer)} for call ${call.id}`,
+  );
+}
+
+/** The error message a refused call becomes (the model reads the reason), with its event. */
+export function deniedMessage(
+  call: ToolCall,
+  reason: string | undefined,
+  emit: (event: AgentEvent) => void,
+): ToolMessage {
+  const error = new ToolDeniedError({ toolName: call.name, toolCallId: call.id, reason });
+  const message = toolMessage({
+    toolCallId: call.id,
+    name: call.name,
+    content: defaultErrorText(error),
+    status: 'error',
+  });
+  emit({ type: 'tool-error', toolCallId: call.id, error, message });
+  return message;
+}
+
+/** The message for an approved call that was running when the page went away: it is not run again. */
+export function interruptedMessage(call: ToolCall): ToolMessage {
+  return toolMessage({
+    toolCallId: call.id,
+    name: call.name,
+    content: `Error: the call to ${call.name} was interrupted while it ran (the page closed or the run stopped). It was not run again; its effects, if any, are unknown.`,
+    status: 'error',
+  });
+}
+
+/**
+ * Calls being run after an approval, per checkpointer: a second resume that arrives while the
+ * first still runs finds them claimed and runs nothing twice (a resume after it finds them no
+ * longer pending).
+ */
+const claims = new WeakMap<Checkpointer, Set<string>>();
+
+export function claimsOf(checkpointer: Checkpointer): Set<string> {
+  const known = claims.get(checkpointer);
+  if (known) return known;
+  const set = new Set<string>();
+  claims.set(checkpointer, set);
+  return set;
+}

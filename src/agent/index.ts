@@ -1,0 +1,12 @@
+export { Agent, createAgent } from './agent';
+export type {
+  AgentEvent,
+  AgentInput,
+  AgentOptions,
+  AgentResult,
+  AgentStopReason,
+  AgentStreamOptions,
+  ApprovalContext,
+  ApprovalDecision,
+  ApprovalPolicyAnswer,
+} from './types';

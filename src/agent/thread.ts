@@ -1,0 +1,84 @@
+import { CheckpointError } from '../errors/checkpoint-error';
+import { isPlainObject, type JSONValue } from '../json/json-value';
+import type { Message, ToolCall } from '../messages/types';
+import type { Checkpointer } from '../store/checkpointer';
+
+/**
+ * A conversation as the agent holds it between steps: the messages, the state, and the calls
+ * that wait for approval or were running when the page went away. Saved as one checkpoint per
+ * completed step (`metadata` keeps the agent's own fields).
+ */
+export class Thread {
+  readonly id: string;
+  messages: Message[];
+  state: Record<string, unknown>;
+  /** Calls a person has yet to decide on. */
+  pending: ToolCall[];
+  /** Approved calls that were started; a reload finds them here and never runs them again. */
+  running: ToolCall[];
+  #seq: number;
+  #lastId: string | undefined;
+  #lastAt: number;
+
+  private constructor(
+    id: string,
+    from?: { messages: Message[]; state: Record<string, unknown>; meta: unknown; id: string; at: number },
+  ) {
+    this.id = id;
+    this.messages = from ? [...from.messages] : [];
+    this.state = from ? { ...from.state } : {};
+    const meta = isPlainObject(from?.meta) ? from.meta : {};
+    this.#seq = typeof meta.seq === 'number' ? meta.seq : 0;
+    this.pending = callsIn(meta.pendingApprovals, id);
+    this.running = callsIn(meta.running, id);
+    this.#lastId = from?.id;
+    this.#lastAt = from?.at ?? 0;
+  }
+
+  static async load(checkpointer: Checkpointer, id: string): Promise<Thread> {
+    const last = await checkpointer.get(id);
+    if (!last) return new Thread(id);
+    return new Thread(id, {
+      messages: last.messages,
+      state: last.state,
+      meta: last.metadata,
+      id: last.id,
+      at: last.createdAt,
+    });
+  }
+
+  /** Write the thread as it stands as the newest checkpoint. */
+  async save(checkpointer: Checkpointer): Promise<void> {
+    const seq = this.#seq + 1;
+    const metadata: Record<string, JSONValue> = { seq };
+    if (this.pending.length > 0) metadata.pendingApprovals = this.pending as unknown as JSONValue;
+    if (this.running.length > 0) metadata.running = this.running as unknown as JSONValue;
+    // Ordered by time, then id: both grow, whatever the clock does.
+    const createdAt = Math.max(Date.now(), this.#lastAt + 1);
+    const id = `step-${String(seq).padStart(8, '0')}`;
+    await checkpointer.put(this.id, {
+      id,
+      threadId: this.id,
+      createdAt,
+      messages: this.messages,
+      state: this.state as Record<string, JSONValue>,
+      metadata,
+      ...(this.#lastId ? { parentId: this.#lastId } : {}),
+    });
+    this.#seq = seq;
+    this.#lastId = id;
+    this.#lastAt = createdAt;
+  }
+}
+
+function callsIn(value: unknown, threadId: string): ToolCall[] {
+  if (value === undefined) return [];
+  if (
+    !Array.isArray(value) ||
+    !value.every(
+      (c) => isPlainObject(c) && typeof c.id === 'string' && typeof c.name === 'string' && isPlainObject(c.args),
+    )
+  )
+    throw new CheckpointError({ threadId, reason: 'its agent metadata lists calls that are not { id, name, args }' });
+  return value as ToolCall[];
+}

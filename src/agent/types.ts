@@ -1,0 +1,119 @@
+import type { ToolInvoker } from '../invoker/tool-invoker';
+import type { ToolEvent } from '../invoker/types';
+import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messages/types';
+import type { ChatModel, ModelSettings } from '../models/types';
+import type { WorkerPool } from '../pool/worker-pool';
+import type { ToolSpec } from '../providers/tool-spec';
+import type { Checkpointer } from '../store/checkpointer';
+
+/** Why a run ended. */
+export type AgentStopReason =
+  /** The model answered without calling a tool. */
+  | 'end'
+  /** `maxSteps` model calls were made and the model still wanted tools. */
+  | 'max-steps'
+  /** The signal aborted it; the thread keeps its last complete step. */
+  | 'aborted'
+  /** Calls wait for a person's decision (`pendingApprovals`). */
+  | 'approval'
+  /** The model hit its output limit. */
+  | 'length'
+  /** The provider's content filter stopped the answer. */
+  | 'content-filter';
+
+/** A person's answer to an approval request: yes, or no with a reason the model is told. */
+export type ApprovalDecision = true | { approved: true } | { approved: false; reason?: string };
+
+/** What the agent's `approve` policy says of a call: run it, ask a person, or refuse it now. */
+export type ApprovalPolicyAnswer = boolean | 'ask' | { approved: false; reason?: string };
+
+export interface ApprovalContext {
+  /** The tool's spec (`spec.needsApproval` is what `defineTool` declared). */
+  spec: ToolSpec | undefined;
+  messages: readonly Message[];
+  state: Record<string, unknown>;
+  context: unknown;
+}
+
+export interface AgentOptions extends ModelSettings {
+  model: ChatModel;
+  /** The tools, run in workers (the agent makes a `ToolInvoker` over it). */
+  pool?: WorkerPool;
+  /** Or an invoker of your own (inline tools, interceptors, error policy). */
+  invoker?: ToolInvoker;
+  /** The system prompt, sent with every model request (not stored in the thread). */
+  system?: string;
+  /** Model calls per run, at most. Default 10. */
+  maxSteps?: number;
+  /** Where threads are saved after every step. Default: in memory, for the agent's lifetime. */
+  checkpointer?: Checkpointer;
+  /**
+   * Decides, per call, whether it runs (`true`), waits for a person (`'ask'`), or is refused
+   * (`false`, or `{ approved: false, reason }`). Default: ask when the tool's spec says
+   * `needsApproval`, else run.
+   */
+  approve?: (call: ToolCall, ctx: ApprovalContext) => ApprovalPolicyAnswer | Promise<ApprovalPolicyAnswer>;
+  /**
+   * Start each call the moment the model has finished writing it (default), or, with `false`,
+   * only once the model's whole turn has arrived: for tools whose side effects must not happen
+   * for an answer that is then aborted or broken off.
+   */
+  eagerTools?: boolean;
+}
+
+/** What `stream` and `run` take: a user's text or messages, or decisions on pending approvals. */
+export type AgentInput = string | Message | readonly Message[] | { approvals: Record<string, ApprovalDecision> };
+
+export interface AgentStreamOptions {
+  /** The conversation to continue (or start). Default: a new thread (its id is on `finish`). */
+  threadId?: string;
+  signal?: AbortSignal;
+  /** Run-level data for tools (`runtime.context`): user id, locale… Not saved. */
+  context?: unknown;
+  /** Merged over the thread's saved state (JSON data; tools receive the part they declare). */
+  state?: Record<string, unknown>;
+}
+
+/** What a run ends with (the `finish` event, and what `run` resolves with). */
+export interface AgentResult {
+  threadId: string;
+  /** The last model answer's text. */
+  text: string;
+  /** The whole thread, this run's messages included. */
+  messages: Message[];
+  stopReason: AgentStopReason;
+  /** Summed over this run's model calls. */
+  usage: Usage;
+  state: Record<string, unknown>;
+  /** Model calls made in this run. */
+  steps: number;
+  /** Calls waiting for a decision (with `stopReason: 'approval'`). */
+  pendingApprovals?: ToolCall[];
+}
+
+/** Everything a run does, in order. Tool events are the invoker's (`tool-started` … `tool-error`). */
+export type AgentEvent =
+  | { type: 'text-delta'; delta: string }
+  | { type: 'reasoning-delta'; delta: string }
+  /** The model began writing a call. */
+  | { type: 'tool-input-start'; toolCallId: string; name: string; index: number }
+  /** More of its arguments: `partialArgs` is the best-effort object so far (live: clone to keep). */
+  | { type: 'tool-input-delta'; toolCallId: string; delta: string; partialArgs: Record<string, unknown> }
+  /** The call's arguments are complete (it starts now unless it waits for approval). */
+  | { type: 'tool-call'; toolCall: ToolCall }
+  | ToolEventWithoutDone
+  /** One model call and its tools are done, and saved. */
+  | {
+      type: 'step-finish';
+      step: number;
+      message: AIMessage;
+      toolMessages: ToolMessage[];
+      usage?: Usage;
+    }
+  /** A call waits for a person: resume with `stream({ approvals: { [toolCallId]: true } }, { threadId })`. */
+  | { type: 'approval-request'; toolCall: ToolCall }
+  | ({ type: 'finish' } & AgentResult)
+  /** The run failed (the thread keeps its last complete step); nothing follows. */
+  | { type: 'error'; error: Error };
+
+export type ToolEventWithoutDone = Exclude<ToolEvent, { type: 'done' }>;

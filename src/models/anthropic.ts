@@ -1,0 +1,77 @@
+import { toAnthropic, toAnthropicTools } from '../providers/anthropic';
+import type { Obj } from '../providers/wire';
+import { decodeStream } from '../stream/decode-stream';
+import { bodyOf, joinURL, post, transport } from './http';
+import { modelStream } from './model-stream';
+import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
+import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
+
+export interface AnthropicOptions extends HttpClientOptions, ModelSettings {
+  /** Sent as `x-api-key`; never in a URL, an error or an event. */
+  apiKey?: string;
+  model: string;
+  /** Default `https://api.anthropic.com`. */
+  baseURL?: string;
+  /** The API's required `max_tokens`, when a request sets none. Default 4,096. */
+  maxTokens?: number;
+  /** Default `2023-06-01`. */
+  version?: string;
+}
+
+/**
+ * Anthropic's Messages API, streamed (SSE), straight from the browser: it sends the
+ * `anthropic-dangerous-direct-browser-access` header Anthropic asks of pages holding a key.
+ *
+ * @example const model = anthropic({ apiKey, model: 'claude-sonnet-4-5' });
+ */
+export function anthropic(options: AnthropicOptions): ChatModel {
+  checkModelOptions(options, 'anthropic');
+  const t = transport(options);
+  const { apiKey, model } = options;
+  const baseURL = options.baseURL ?? 'https://api.anthropic.com';
+  const defaults = settingsOf({ maxTokens: 4096, ...settingsOf(options) });
+  const headers: Record<string, string> = {
+    'anthropic-version': options.version ?? '2023-06-01',
+    'anthropic-dangerous-direct-browser-access': 'true',
+  };
+  if (apiKey) headers['x-api-key'] = apiKey;
+  const provider = 'anthropic';
+  return {
+    provider,
+    modelId: model,
+    stream(input) {
+      const request = resolveRequest(defaults, input);
+      const body = anthropicBody(model, request);
+      return modelStream(provider, request.signal, async (signal) => {
+        const response = await post(t, {
+          provider,
+          url: joinURL(baseURL, 'v1/messages'),
+          headers,
+          body,
+          signal,
+          secrets: apiKey ? [apiKey] : [],
+        });
+        return decodeStream('anthropic', bodyOf(response), { signal });
+      });
+    },
+  };
+}
+
+function anthropicBody(model: string, request: ModelRequest): Obj {
+  const { system, messages } = toAnthropic(historyOf(request));
+  const body: Obj = { model, max_tokens: request.maxTokens, stream: true, messages };
+  setDefined(body, { system, temperature: request.temperature });
+  const tools = request.tools ?? [];
+  if (tools.length > 0) {
+    body.tools = toAnthropicTools(tools);
+    const choice = request.toolChoice ?? 'auto';
+    const toolChoice: Obj =
+      typeof choice === 'object'
+        ? { type: 'tool', name: choice.name }
+        : { type: choice === 'required' ? 'any' : choice };
+    if (request.parallelToolCalls === false && toolChoice.type !== 'none') toolChoice.disable_parallel_tool_use = true;
+    if (request.toolChoice !== undefined || request.parallelToolCalls === false) body.tool_choice = toolChoice;
+  }
+  mergeBody(body, request.providerOptions);
+  return body;
+}

@@ -1,0 +1,70 @@
+import { toGemini, toGeminiTools } from '../providers/gemini';
+import type { Obj } from '../providers/wire';
+import { decodeStream } from '../stream/decode-stream';
+import { bodyOf, joinURL, post, transport } from './http';
+import { modelStream } from './model-stream';
+import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
+import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
+
+export interface GeminiOptions extends HttpClientOptions, ModelSettings {
+  /** Sent as the `x-goog-api-key` header, not in the URL; never in an error or an event. */
+  apiKey?: string;
+  model: string;
+  /** Default `https://generativelanguage.googleapis.com/v1beta`. */
+  baseURL?: string;
+}
+
+/**
+ * Google's Gemini API (`streamGenerateContent`, SSE).
+ *
+ * @example const model = gemini({ apiKey, model: 'gemini-2.5-flash' });
+ */
+export function gemini(options: GeminiOptions): ChatModel {
+  checkModelOptions(options, 'gemini');
+  const t = transport(options);
+  const { apiKey, model } = options;
+  const baseURL = options.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta';
+  const defaults = settingsOf(options);
+  const provider = 'gemini';
+  return {
+    provider,
+    modelId: model,
+    stream(input) {
+      const request = resolveRequest(defaults, input);
+      const body = geminiBody(request);
+      return modelStream(provider, request.signal, async (signal) => {
+        const response = await post(t, {
+          provider,
+          url: joinURL(baseURL, `models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`),
+          headers: apiKey ? { 'x-goog-api-key': apiKey } : {},
+          body,
+          signal,
+          secrets: apiKey ? [apiKey] : [],
+        });
+        return decodeStream('gemini', bodyOf(response), { signal });
+      });
+    },
+  };
+}
+
+const MODES = { auto: 'AUTO', required: 'ANY', none: 'NONE' } as const;
+
+function geminiBody(request: ModelRequest): Obj {
+  const body: Obj = { ...toGemini(historyOf(request)) };
+  const tools = request.tools ?? [];
+  if (tools.length > 0) {
+    body.tools = toGeminiTools(tools);
+    const choice = request.toolChoice;
+    if (choice !== undefined) {
+      body.toolConfig = {
+        functionCallingConfig:
+          typeof choice === 'object' ? { mode: 'ANY', allowedFunctionNames: [choice.name] } : { mode: MODES[choice] },
+      };
+    }
+  }
+  const generationConfig: Obj = {};
+  setDefined(generationConfig, { temperature: request.temperature, maxOutputTokens: request.maxTokens });
+  if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
+  mergeBody(body, request.providerOptions);
+  return body;
+}

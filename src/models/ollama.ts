@@ -1,0 +1,57 @@
+import { toOllama, toOllamaTools } from '../providers/ollama';
+import type { Obj } from '../providers/wire';
+import { decodeStream } from '../stream/decode-stream';
+import { bodyOf, joinURL, post, transport } from './http';
+import { modelStream } from './model-stream';
+import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
+import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
+
+export interface OllamaOptions extends HttpClientOptions, ModelSettings {
+  model: string;
+  /** Default `http://localhost:11434`. */
+  baseURL?: string;
+}
+
+/**
+ * Ollama's native `/api/chat` (NDJSON). Ollama has no tool choice: `toolChoice` and
+ * `parallelToolCalls` are not sent. (Its OpenAI-compatible `/v1` works with `openAICompatible` too.)
+ *
+ * @example const model = ollama({ model: 'qwen3' });
+ */
+export function ollama(options: OllamaOptions): ChatModel {
+  checkModelOptions(options, 'ollama');
+  const t = transport(options);
+  const baseURL = options.baseURL ?? 'http://localhost:11434';
+  const defaults = settingsOf(options);
+  const provider = 'ollama';
+  return {
+    provider,
+    modelId: options.model,
+    stream(input) {
+      const request = resolveRequest(defaults, input);
+      const body = ollamaBody(options.model, request);
+      return modelStream(provider, request.signal, async (signal) => {
+        const response = await post(t, {
+          provider,
+          url: joinURL(baseURL, 'api/chat'),
+          headers: {},
+          body,
+          signal,
+          secrets: [],
+        });
+        return decodeStream('ollama', bodyOf(response), { signal });
+      });
+    },
+  };
+}
+
+function ollamaBody(model: string, request: ModelRequest): Obj {
+  const body: Obj = { model, messages: toOllama(historyOf(request)), stream: true };
+  const tools = request.tools ?? [];
+  if (tools.length > 0) body.tools = toOllamaTools(tools);
+  const modelOptions: Obj = {};
+  setDefined(modelOptions, { temperature: request.temperature, num_predict: request.maxTokens });
+  if (Object.keys(modelOptions).length > 0) body.options = modelOptions;
+  mergeBody(body, request.providerOptions);
+  return body;
+}
