@@ -75,6 +75,7 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'unit',
           environment: 'node',
+          globalSetup: ['test/model-server/setup.ts'],
           include: ['src/**/*.test.ts', 'worker/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/*.browser.test.ts', '**/*.quota.test.ts'],
         },
@@ -83,7 +84,7 @@ export default defineConfig(({ mode }) => ({
         extends: true,
         test: {
           name: 'browser',
-          globalSetup: ['test/probe-server.ts'],
+          globalSetup: ['test/probe-server.ts', 'test/model-server/setup.ts'],
           include: ['src/**/*.browser.test.ts', 'worker/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
           browser: {
             enabled: true,

@@ -1,0 +1,265 @@
+// Moat's model clients against the wire-protocol server (test/model-server): what they send,
+// what they make of what comes back, and every failure typed.
+import { describe, expect, inject, it } from 'vitest';
+import { FIXTURES, hasFixtures } from '../../test/fixtures';
+import { addScenario, requestsOf, type Scenario } from '../../test/model-server/scenarios';
+import { ModelHTTPError } from '../errors/model-http-error';
+import { ModelNetworkError } from '../errors/model-network-error';
+import { ModelStreamError } from '../errors/model-stream-error';
+import { aiMessage, toolMessage, userMessage } from '../messages/constructors';
+import type { ToolSpec } from '../providers/tool-spec';
+import type { StreamPart } from '../stream/stream-part';
+import { anthropic } from './anthropic';
+import { gemini } from './gemini';
+import { retryAfter } from './http';
+import { ollama } from './ollama';
+import { openAICompatible } from './openai-compatible';
+import type { ChatModel, ModelRequest } from './types';
+
+const url = inject('modelServerUrl');
+const KEY = 'sk-secret-0123456789';
+
+/** Every client, made for a scenario, with the server's format it speaks. */
+const clients: Record<string, (model: string, extra?: Record<string, unknown>) => ChatModel> = {
+  'openai-chat': (model, extra = {}) => openAICompatible({ baseURL: `${url}/v1`, apiKey: KEY, model, ...extra }),
+  'openai-responses': (model, extra = {}) =>
+    openAICompatible({ baseURL: `${url}/v1`, apiKey: KEY, model, api: 'responses', ...extra }),
+  anthropic: (model, extra = {}) => anthropic({ baseURL: url, apiKey: KEY, model, ...extra }),
+  gemini: (model, extra = {}) => gemini({ baseURL: `${url}/v1beta`, apiKey: KEY, model, ...extra }),
+  ollama: (model, extra = {}) => ollama({ baseURL: url, model, ...extra }),
+};
+const keyed = (name: string) => name !== 'ollama';
+
+const tools: ToolSpec[] = [
+  {
+    name: 'multiply',
+    description: 'Multiply.',
+    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  },
+];
+const turns: Scenario['turns'] = [
+  {
+    text: 'Let me see.',
+    toolCalls: [
+      { name: 'multiply', args: { a: 3, b: 12 } },
+      { name: 'multiply', args: { a: 2, b: 2 } },
+    ],
+  },
+  { text: 'The answers are {{results}}.' },
+];
+
+async function drain(model: ChatModel, request: ModelRequest) {
+  const stream = model.stream(request);
+  const parts: StreamPart[] = [];
+  for await (const part of stream) parts.push(part);
+  return { parts, message: stream.message() };
+}
+
+describe.each(Object.keys(clients))('%s client', (name) => {
+  const make = clients[name] as (typeof clients)[string];
+  const scenario = (init: Omit<Scenario, 'id'>) =>
+    addScenario(url, keyed(name) ? { apiKey: KEY, ...init } : init, name);
+
+  it('streams text and tool calls, then answers the tool results with the next turn', async () => {
+    const id = await scenario({ turns });
+    const model = make(id);
+    const first = await drain(model, { messages: [userMessage('3 * 12 and 2 * 2?')], tools, system: 'Be exact.' });
+    expect(first.message.content).toBe('Let me see.');
+    expect(first.message.toolCalls.map((c) => c.args)).toEqual([
+      { a: 3, b: 12 },
+      { a: 2, b: 2 },
+    ]);
+    expect(first.message.stopReason).toBe('tool-calls');
+    expect(first.message.usage?.inputTokens).toBeGreaterThan(0);
+    expect(first.parts.filter((p) => p.type === 'text-delta').length).toBeGreaterThan(1);
+    const history = [
+      userMessage('3 * 12 and 2 * 2?'),
+      first.message,
+      ...first.message.toolCalls.map((c, i) =>
+        toolMessage({ toolCallId: c.id, name: c.name, content: ['36', '4'][i] as string }),
+      ),
+    ];
+    const second = await drain(model, { messages: history, tools });
+    expect(second.message.content).toBe('The answers are 36, 4.');
+    expect(second.message.stopReason).toBe('end');
+  });
+
+  it('sends the system prompt, tools and settings the way the provider wants them', async () => {
+    const id = await scenario({ turns: [{ text: 'ok' }] });
+    await drain(make(id, { temperature: 0.3 }), {
+      messages: [userMessage('hi')],
+      tools,
+      system: 'Be exact.',
+      maxTokens: 99,
+      toolChoice: { name: 'multiply' },
+      providerOptions: { custom_field: { nested: true } },
+    });
+    const [request] = await requestsOf(url, id);
+    // biome-ignore lint/suspicious/noExplicitAny: a provider body, read field by field
+    const body = request?.body as Record<string, any>;
+    expect(body.custom_field).toEqual({ nested: true });
+    if (name === 'openai-chat') {
+      expect(body).toMatchObject({
+        temperature: 0.3,
+        max_tokens: 99,
+        stream: true,
+        tool_choice: { type: 'function', function: { name: 'multiply' } },
+      });
+      expect(body.messages[0]).toEqual({ role: 'system', content: 'Be exact.' });
+      expect(body.tools[0].function.name).toBe('multiply');
+      expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
+    } else if (name === 'openai-responses') {
+      expect(body).toMatchObject({
+        temperature: 0.3,
+        max_output_tokens: 99,
+        tool_choice: { type: 'function', name: 'multiply' },
+      });
+      expect(body.tools[0].name).toBe('multiply');
+    } else if (name === 'anthropic') {
+      expect(body).toMatchObject({
+        system: 'Be exact.',
+        max_tokens: 99,
+        temperature: 0.3,
+        tool_choice: { type: 'tool', name: 'multiply' },
+      });
+      expect(request?.headers['x-api-key']).toBe(KEY);
+      expect(request?.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
+    } else if (name === 'gemini') {
+      expect(body.systemInstruction).toEqual({ parts: [{ text: 'Be exact.' }] });
+      expect(body.generationConfig).toEqual({ temperature: 0.3, maxOutputTokens: 99 });
+      expect(body.toolConfig).toEqual({ functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['multiply'] } });
+      expect(request?.headers['x-goog-api-key']).toBe(KEY);
+      expect(request?.path).not.toContain(KEY);
+    } else {
+      expect(body.options).toEqual({ temperature: 0.3, num_predict: 99 });
+      expect(body.tools[0].function.name).toBe('multiply');
+    }
+  });
+
+  it('retries a 429 (Retry-After honoured) and a 500, then succeeds', async () => {
+    const id = await scenario({ turns: [{ text: 'fine', faults: [{ status: 429, retryAfter: 1 }, { status: 503 }] }] });
+    const started = Date.now();
+    const { message } = await drain(make(id, { retryDelayMs: 10 }), { messages: [userMessage('hi')] });
+    expect(message.content).toBe('fine');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950); // the 1 s the server asked for
+    expect((await requestsOf(url, id)).map((r) => r.answer)).toEqual([429, 503, 'stream']);
+  });
+
+  it('gives up after maxRetries with a ModelHTTPError carrying status, provider and body', async () => {
+    const id = await scenario({
+      turns: [{ text: 'never', faults: [{ status: 500 }, { status: 500 }, { status: 500 }] }],
+    });
+    const failed = drain(make(id, { retryDelayMs: 5 }), { messages: [userMessage('hi')] });
+    await expect(failed).rejects.toBeInstanceOf(ModelHTTPError);
+    await failed.catch((error: ModelHTTPError) => {
+      expect(error).toMatchObject({ status: 500, retryable: true });
+      expect(error.body).toContain('Scripted failure 500');
+      expect(error.message).toContain('Scripted failure 500');
+    });
+    expect(await requestsOf(url, id)).toHaveLength(3);
+  });
+
+  it('does not retry a 400, and says what the server refused', async () => {
+    // Gemini refuses a model turn with no parts; the others, a tool result that answers no call;
+    // Ollama checks neither, so its scenario has no turn to give (a 400 in Ollama's shape).
+    const id = await scenario({ turns: name === 'ollama' ? [] : [{ text: 'x' }] });
+    const history =
+      name === 'gemini'
+        ? [userMessage('hi'), aiMessage({ content: '' }), userMessage('x')]
+        : [userMessage('hi'), toolMessage({ toolCallId: 'nope', name: 'multiply', content: '1' })];
+    const failed = drain(make(id), { messages: history });
+    await expect(failed).rejects.toMatchObject({ name: 'ModelHTTPError', status: 400, retryable: false });
+    const said = { gemini: 'parts', ollama: 'no turn 0', anthropic: 'tool_use_id' } as Record<string, string>;
+    await expect(failed).rejects.toThrow(said[name] ?? 'tool');
+    expect(await requestsOf(url, id)).toHaveLength(1);
+  });
+
+  it('a stream cut off mid-way is a ModelStreamError, never retried; a reset too; garbage too', async () => {
+    const id = await scenario({
+      turns: [
+        {
+          text: 'A long answer that will not arrive whole.',
+          faults: [{ cutAfter: 120 }, { cutAfter: 120, mode: 'reset' }, { garbage: true }],
+        },
+      ],
+    });
+    const model = make(id);
+    await expect(drain(model, { messages: [userMessage('hi')] })).rejects.toMatchObject({ name: 'ModelStreamError' });
+    await expect(drain(model, { messages: [userMessage('hi')] })).rejects.toBeInstanceOf(ModelStreamError);
+    await expect(drain(model, { messages: [userMessage('hi')] })).rejects.toMatchObject({ reason: 'malformed' });
+    expect(await requestsOf(url, id)).toHaveLength(3);
+  });
+
+  if (keyed(name)) {
+    it('never lets the API key into an error, even when the server echoes it', async () => {
+      const id = await scenario({ turns: [{ text: 'x' }], apiKey: 'the-right-key' });
+      const model = make(id);
+      const error = await drain(model, { messages: [userMessage('hi')] }).catch((e: unknown) => e as ModelHTTPError);
+      expect(error).toMatchObject({ name: 'ModelHTTPError', status: 401, retryable: false });
+      const text = JSON.stringify({ message: (error as Error).message, body: (error as ModelHTTPError).body, error });
+      expect(text).toContain('[redacted]');
+      expect(text).not.toContain(KEY);
+      expect(JSON.stringify(model)).not.toContain(KEY);
+    });
+  }
+
+  it('an abort mid-stream rejects with the reason and closes the request', async () => {
+    const id = await scenario({ turns: [{ text: 'word '.repeat(200) }], delayMs: 5, maxPiece: 8 });
+    const controller = new AbortController();
+    const stream = make(id).stream({ messages: [userMessage('hi')], signal: controller.signal });
+    const reason = new Error('stopped by the user');
+    let seen = 0;
+    await expect(
+      (async () => {
+        for await (const part of stream) if (part.type === 'text-delta' && ++seen === 2) controller.abort(reason);
+      })(),
+    ).rejects.toBe(reason);
+  });
+
+  it('refuses bad settings with a TypeError naming them, before sending anything', () => {
+    expect(() => make('m', { temperature: 'hot' })).toThrow(/`temperature`/);
+    expect(() => make('m').stream({ messages: [], toolChoice: 'sometimes' as never })).toThrow(/`toolChoice`/);
+    expect(() => make('m').stream({ messages: 'hi' as never })).toThrow(/`messages` to be a list/);
+    expect(() => make('m', { maxRetries: -1 })).toThrow(/`maxRetries`/);
+  });
+});
+
+describe('failures before any answer', () => {
+  it('an unreachable server is a ModelNetworkError after the retries', async () => {
+    const model = openAICompatible({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', retryDelayMs: 1, apiKey: KEY });
+    const error = await drain(model, { messages: [userMessage('hi')] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelNetworkError);
+    expect(String((error as Error).message)).not.toContain(KEY);
+  });
+
+  it('reads Retry-After in seconds, as a date, and retry-after-ms', () => {
+    expect(retryAfter(new Headers({ 'retry-after': '2' }))).toBe(2000);
+    expect(retryAfter(new Headers({ 'retry-after-ms': '150' }))).toBe(150);
+    const date = retryAfter(new Headers({ 'retry-after': new Date(Date.now() + 5000).toUTCString() })) ?? 0;
+    expect(date).toBeGreaterThan(3000);
+    expect(retryAfter(new Headers({ 'retry-after': 'soon' }))).toBeUndefined();
+  });
+
+  it('a Retry-After longer than maxRetryDelayMs waits only that long', async () => {
+    const id = await addScenario(url, { turns: [{ text: 'ok', faults: [{ status: 429, retryAfter: 3600 }] }] });
+    const model = openAICompatible({ baseURL: `${url}/v1`, model: id, maxRetryDelayMs: 20 });
+    expect((await drain(model, { messages: [userMessage('hi')] })).message.content).toBe('ok');
+  });
+});
+
+describe.skipIf(!hasFixtures)(`recorded provider streams replayed by the server (${FIXTURES})`, () => {
+  const cases: [string, string, number][] = [
+    ['openai-chat', 'openai-chat/groq-tool-call.chunks.txt', 1],
+    ['openai-chat', 'openai-chat/mistral-incremental-tool-call.chunks.txt', 1],
+    ['openai-responses', 'openai-responses/azure-tool-call.1.chunks.txt', 1],
+    ['anthropic', 'anthropic/anthropic-json-tool.1.chunks.txt', 1],
+    ['gemini', 'gemini/google-tool-call.chunks.txt', 1],
+  ];
+  it.each(cases)('%s reads %s', async (client, replay, calls) => {
+    const id = await addScenario(url, { turns: [{ replay }], apiKey: KEY });
+    const { message } = await drain((clients[client] as (typeof clients)[string])(id), {
+      messages: [userMessage('hi')],
+    });
+    expect(message.toolCalls.length).toBeGreaterThanOrEqual(calls);
+  });
+});
