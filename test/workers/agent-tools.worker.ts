@@ -1,0 +1,57 @@
+/// <reference lib="webworker" />
+// Tools for the agent's browser tests: math, a failure, a slow one, and one that needs approval.
+import { defineTool, serveTools } from 'moat/worker';
+import * as z from 'zod/mini';
+import { sleep } from '../sleep';
+
+/** Tell the test page a call really ran (exactly-once checks). */
+const runs = new BroadcastChannel('moat-agent-runs');
+
+serveTools([
+  defineTool({
+    name: 'multiply',
+    description: 'Multiply two numbers.',
+    input: z.object({ a: z.number(), b: z.number() }),
+    run: async ({ a, b }) => {
+      await sleep(20);
+      return a * b;
+    },
+  }),
+  defineTool({
+    name: 'add',
+    description: 'Add two numbers.',
+    input: z.object({ a: z.number(), b: z.number() }),
+    run: ({ a, b }) => a + b,
+  }),
+  defineTool({
+    name: 'fail',
+    description: 'Always fails.',
+    input: z.object({}),
+    run: () => {
+      throw new Error('the disk is on fire');
+    },
+  }),
+  defineTool({
+    name: 'slow',
+    description: 'Take a while, reporting progress.',
+    input: z.object({ ms: z.number() }),
+    async *run({ ms }, { signal }) {
+      for (let t = 0; t < ms; t += 50) {
+        signal.throwIfAborted();
+        yield { progress: t / ms };
+        await sleep(50);
+      }
+      return 'slept';
+    },
+  }),
+  defineTool({
+    name: 'delete_note',
+    description: 'Delete a note (asks first).',
+    input: z.object({ key: z.string() }),
+    needsApproval: true,
+    run: ({ key }, { toolCallId }) => {
+      runs.postMessage(toolCallId);
+      return `Deleted ${key}`;
+    },
+  }),
+]);
