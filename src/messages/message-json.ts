@@ -1,45 +1,119 @@
-import * as z from 'zod/mini';
 import { MessageValidationError, type ValidationIssue } from '../errors/message-validation-error';
 import { describeValue } from '../errors/moat-error';
 import { isPlainObject, type JSONValue, toJSONValue } from '../json/json-value';
 import type { Message } from './types';
 
-const plainObject = z.custom<Record<string, unknown>>(isPlainObject, 'Expected a plain object');
-const optionalString = z.optional(z.string());
-const count = z.optional(z.number());
+/**
+ * The shape of each message, checked by hand (no schema library: this runs on every page that
+ * sends a request). A field is a check that returns a problem in words, or undefined.
+ */
+type Check = (value: unknown, path: (string | number)[], issues: ValidationIssue[]) => void;
 
-const usage = z.object({
-  inputTokens: count,
-  outputTokens: count,
-  totalTokens: count,
-  cachedInputTokens: count,
-  reasoningTokens: count,
-});
+const issue = (issues: ValidationIssue[], path: (string | number)[], message: string, code = 'invalid_type') =>
+  void issues.push({ path, message, code });
+const string: Check = (v, path, issues) => {
+  if (typeof v !== 'string') issue(issues, path, `Invalid input: expected string, received ${kind(v)}`);
+};
+const number: Check = (v, path, issues) => {
+  if (typeof v !== 'number') issue(issues, path, `Invalid input: expected number, received ${kind(v)}`);
+};
+const plainObject: Check = (v, path, issues) => {
+  if (!isPlainObject(v)) issue(issues, path, 'Expected a plain object', 'custom');
+};
+const oneOf =
+  (...values: string[]): Check =>
+  (v, path, issues) => {
+    if (!values.includes(v as string))
+      issue(issues, path, `Invalid option: expected one of ${values.map((x) => `"${x}"`).join('|')}`, 'invalid_value');
+  };
+const anything: Check = () => {};
+const shape =
+  (fields: Record<string, [Check, 'optional'?]>): Check =>
+  (v, path, issues) => {
+    if (!isPlainObject(v)) return issue(issues, path, `Invalid input: expected object, received ${kind(v)}`);
+    for (const [key, [check, optional]] of Object.entries(fields)) {
+      const value = Object.hasOwn(v, key) ? v[key] : undefined;
+      if (value === undefined && optional) continue;
+      check(value, [...path, key], issues);
+    }
+  };
+const listOf =
+  (item: Check): Check =>
+  (v, path, issues) => {
+    if (!Array.isArray(v)) return issue(issues, path, `Invalid input: expected array, received ${kind(v)}`);
+    v.forEach((x, i) => void item(x, [...path, i], issues));
+  };
 
-const messageSchema = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content: z.string(), id: optionalString }),
-  z.object({ role: z.literal('user'), content: z.string(), id: optionalString }),
-  z.object({
-    role: z.literal('assistant'),
-    content: z.string(),
-    toolCalls: z.array(z.object({ id: z.string(), name: z.string(), args: plainObject })),
-    invalidToolCalls: z.array(z.object({ id: z.string(), name: optionalString, args: z.string(), error: z.string() })),
-    stopReason: z.optional(z.enum(['end', 'tool-calls', 'length', 'content-filter', 'other'])),
-    id: optionalString,
-    reasoning: optionalString,
-    usage: z.optional(usage),
-    metadata: z.optional(plainObject),
-  }),
-  z.object({
-    role: z.literal('tool'),
-    toolCallId: z.string(),
-    name: z.string(),
-    content: z.string(),
-    status: z.enum(['success', 'error']),
-    artifact: z.optional(z.unknown()),
-    id: optionalString,
-  }),
-]);
+const optional = (check: Check): [Check, 'optional'] => [check, 'optional'];
+const FIELDS: Record<Message['role'], Record<string, [Check, 'optional'?]>> = {
+  system: { role: [string], content: [string], id: optional(string) },
+  user: { role: [string], content: [string], id: optional(string) },
+  assistant: {
+    role: [string],
+    content: [string],
+    toolCalls: [listOf(shape({ id: [string], name: [string], args: [plainObject] }))],
+    invalidToolCalls: [
+      listOf(shape({ id: [string], name: optional(string), args: [string], error: [string] })),
+    ],
+    stopReason: optional(oneOf('end', 'tool-calls', 'length', 'content-filter', 'other')),
+    id: optional(string),
+    reasoning: optional(string),
+    usage: optional(
+      shape({
+        inputTokens: optional(number),
+        outputTokens: optional(number),
+        totalTokens: optional(number),
+        cachedInputTokens: optional(number),
+        reasoningTokens: optional(number),
+      }),
+    ),
+    metadata: optional(plainObject),
+  },
+  tool: {
+    role: [string],
+    toolCallId: [string],
+    name: [string],
+    content: [string],
+    status: [oneOf('success', 'error')],
+    artifact: optional(anything),
+    id: optional(string),
+  },
+};
+
+/** What is wrong with a value as a message, with paths under `prefix`; empty when it is one. */
+function messageIssues(value: unknown, prefix: (string | number)[] = []): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (!isPlainObject(value)) {
+    issue(issues, prefix, `Invalid input: expected object, received ${kind(value)}`);
+    return issues;
+  }
+  const role = value.role;
+  const fields = typeof role === 'string' && Object.hasOwn(FIELDS, role) ? FIELDS[role as Message['role']] : undefined;
+  if (!fields) {
+    issue(issues, [...prefix, 'role'], 'Invalid input: expected "system" | "user" | "assistant" | "tool"', 'invalid_union');
+    return issues;
+  }
+  shape(fields)(value, prefix, issues);
+  return issues;
+}
+
+/** The message's known fields only (unknown ones dropped, nested objects copied as they are). */
+function knownFields(value: Record<string, unknown>): Message {
+  const fields = FIELDS[value.role as Message['role']];
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(fields)) if (value[key] !== undefined) out[key] = value[key];
+  if (value.role === 'assistant') {
+    out.toolCalls = (value.toolCalls as Record<string, unknown>[]).map(({ id, name, args }) => ({ id, name, args }));
+    out.invalidToolCalls = (value.invalidToolCalls as Record<string, unknown>[]).map(({ id, name, args, error }) =>
+      name === undefined ? { id, args, error } : { id, name, args, error },
+    );
+  }
+  return out as unknown as Message;
+}
+
+function kind(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : value === undefined ? 'undefined' : typeof value;
+}
 
 /**
  * A message as JSON data: a deep copy with `undefined` fields dropped, safe for IndexedDB,
@@ -61,14 +135,6 @@ export function messageToJSON(message: Message): JSONValue {
 
 export type SafeMessageFromJSON = { success: true; value: Message } | { success: false; error: MessageValidationError };
 
-function issuesOf(error: z.core.$ZodError, prefix: (string | number)[] = []): ValidationIssue[] {
-  return error.issues.map((issue) => ({
-    path: [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
-    message: issue.message,
-    code: issue.code,
-  }));
-}
-
 /**
  * Check a conversation before it is turned into a provider's request: every entry must be a
  * message. Throws `MessageValidationError` for the first one that is not, with its index in the
@@ -79,8 +145,8 @@ function issuesOf(error: z.core.$ZodError, prefix: (string | number)[] = []): Va
 export function checkMessages(history: unknown): readonly Message[] {
   if (!Array.isArray(history)) throw new TypeError(`Expected a list of messages, got ${describeValue(history)}`);
   for (let i = 0; i < history.length; i++) {
-    const result = messageSchema.safeParse(history[i]);
-    if (!result.success) throw new MessageValidationError({ value: history[i], issues: issuesOf(result.error, [i]) });
+    const issues = messageIssues(history[i], [i]);
+    if (issues.length > 0) throw new MessageValidationError({ value: history[i], issues });
   }
   return history as readonly Message[];
 }
@@ -91,9 +157,9 @@ export function checkMessages(history: unknown): readonly Message[] {
  * @example const r = safeMessageFromJSON(JSON.parse(text)); if (r.success) history.push(r.value)
  */
 export function safeMessageFromJSON(value: unknown): SafeMessageFromJSON {
-  const result = messageSchema.safeParse(value);
-  if (result.success) return { success: true, value: withoutUndefined(result.data) as Message };
-  return { success: false, error: new MessageValidationError({ value, issues: issuesOf(result.error) }) };
+  const issues = messageIssues(value);
+  if (issues.length === 0) return { success: true, value: knownFields(value as Record<string, unknown>) };
+  return { success: false, error: new MessageValidationError({ value, issues }) };
 }
 
 /**
@@ -105,12 +171,4 @@ export function messageFromJSON(value: unknown): Message {
   const result = safeMessageFromJSON(value);
   if (!result.success) throw result.error;
   return result.value;
-}
-
-/** zod writes optional keys it did not find as absent, but keeps explicit `undefined`s: drop them. */
-function withoutUndefined<T extends object>(value: T): T {
-  for (const key of Object.keys(value)) {
-    if ((value as Record<string, unknown>)[key] === undefined) delete (value as Record<string, unknown>)[key];
-  }
-  return value;
 }

@@ -160,4 +160,38 @@ describe('messageToJSON / messageFromJSON', () => {
     expect(result.success).toBe(false);
     if (!result.success) expect(result.error.message).toMatch(/^Invalid message: toolCalls\.0\.id: /);
   });
+
+  it('drops unknown fields, at the top and in tool calls, and keeps every known one', () => {
+    const result = safeMessageFromJSON({
+      role: 'assistant',
+      content: 'hi',
+      toolCalls: [{ id: 'c', name: 'x', args: { a: 1 }, extra: true }],
+      invalidToolCalls: [{ id: 'd', args: '{', error: 'cut', junk: 1 }],
+      stopReason: 'tool-calls',
+      usage: { inputTokens: 3 },
+      metadata: { p: { q: 1 } },
+      surprise: 'dropped',
+    });
+    expect(result).toEqual({
+      success: true,
+      value: {
+        role: 'assistant',
+        content: 'hi',
+        toolCalls: [{ id: 'c', name: 'x', args: { a: 1 } }],
+        invalidToolCalls: [{ id: 'd', args: '{', error: 'cut' }],
+        stopReason: 'tool-calls',
+        usage: { inputTokens: 3 },
+        metadata: { p: { q: 1 } },
+      },
+    });
+  });
+
+  it('lists every problem, each with its path, and names an unknown role', () => {
+    const result = safeMessageFromJSON({ role: 'tool', toolCallId: 5, name: 'n', content: null, status: 'ok' });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.error.issues.map((i) => i.path)).toEqual([['toolCallId'], ['content'], ['status']]);
+    const robot = safeMessageFromJSON({ role: 'robot' });
+    expect(robot.success || robot.error.issues[0]?.path).toEqual(['role']);
+  });
 });
