@@ -1,6 +1,4 @@
 import { isToolDefinition, type ToolDefinition } from '../../worker/define-tool';
-import { describeTool } from '../../worker/describe-tool';
-import { executeTool } from '../../worker/execute-tool';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { describeValue, errorClassForName } from '../errors/moat-error';
 import { checkCallback, checkCount, checkDuration, checkResultFormat, checkSignal } from '../errors/option-checks';
@@ -79,6 +77,8 @@ export class ToolInvoker {
   #loaded: Map<string, ToolSpec> | undefined;
   /** What a turn needs of this invoker. */
   readonly #host: TurnHost;
+  /** Describing and running inline tools (zod): loaded with the specs, only when there are inline tools. */
+  #inlineRuntime: InlineRuntime | undefined;
 
   constructor(options: ToolInvokerOptions = {}) {
     if (typeof options !== 'object' || options === null)
@@ -148,12 +148,17 @@ export class ToolInvoker {
   #loadSpecs(): Promise<Map<string, ToolSpec>> {
     this.#specs ??= (async () => {
       const specs = new Map<string, ToolSpec>();
-      for (const spec of this.#pool ? await this.#pool.specs() : []) specs.set(spec.name, spec);
+      const [served, inline] = await Promise.all([
+        this.#pool ? this.#pool.specs() : [],
+        this.#inline.size > 0 ? import('../../worker/inline') : undefined,
+      ]);
+      for (const spec of served) specs.set(spec.name, spec);
+      this.#inlineRuntime = inline;
       for (const tool of this.#inline.values()) {
         if (specs.has(tool.name)) {
           throw new InvalidToolSpecError({ toolName: tool.name, reason: 'it is defined both inline and in the pool' });
         }
-        specs.set(tool.name, { ...describeTool(tool).spec, isolated: false });
+        specs.set(tool.name, { ...(inline as InlineRuntime).describeTool(tool).spec, isolated: false });
       }
       return specs;
     })();
@@ -317,7 +322,9 @@ export class ToolInvoker {
     emit: (event: ToolEvent) => void,
   ): Promise<ToolOutcome> {
     const inline = this.#inline.get(toolCall.name);
-    if (inline) {
+    // The runtime is loaded with the specs, which every turn waits for before its first call.
+    const executeTool = this.#inlineRuntime?.executeTool;
+    if (inline && executeTool) {
       const store = this.#store;
       let signal = options.signal;
       try {
@@ -402,6 +409,8 @@ export class ToolInvoker {
     return message;
   }
 }
+
+type InlineRuntime = typeof import('../../worker/inline');
 
 function noEvents(): void {}
 

@@ -52,9 +52,7 @@ const FIELDS: Record<Message['role'], Record<string, [Check, 'optional'?]>> = {
     role: [string],
     content: [string],
     toolCalls: [listOf(shape({ id: [string], name: [string], args: [plainObject] }))],
-    invalidToolCalls: [
-      listOf(shape({ id: [string], name: optional(string), args: [string], error: [string] })),
-    ],
+    invalidToolCalls: [listOf(shape({ id: [string], name: optional(string), args: [string], error: [string] }))],
     stopReason: optional(oneOf('end', 'tool-calls', 'length', 'content-filter', 'other')),
     id: optional(string),
     reasoning: optional(string),
@@ -90,7 +88,12 @@ function messageIssues(value: unknown, prefix: (string | number)[] = []): Valida
   const role = value.role;
   const fields = typeof role === 'string' && Object.hasOwn(FIELDS, role) ? FIELDS[role as Message['role']] : undefined;
   if (!fields) {
-    issue(issues, [...prefix, 'role'], 'Invalid input: expected "system" | "user" | "assistant" | "tool"', 'invalid_union');
+    issue(
+      issues,
+      [...prefix, 'role'],
+      'Invalid input: expected "system" | "user" | "assistant" | "tool"',
+      'invalid_union',
+    );
     return issues;
   }
   shape(fields)(value, prefix, issues);

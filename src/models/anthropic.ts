@@ -1,6 +1,7 @@
 import { toAnthropic, toAnthropicTools } from '../providers/anthropic';
 import type { Obj } from '../providers/wire';
-import { decodeStream } from '../stream/decode-stream';
+import { decodeWith } from '../stream/decode-stream';
+import { AnthropicDecoder } from '../stream/decoders/anthropic-decoder';
 import { bodyOf, joinURL, post, transport } from './http';
 import { modelStream } from './model-stream';
 import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
@@ -51,7 +52,7 @@ export function anthropic(options: AnthropicOptions): ChatModel {
           signal,
           secrets: apiKey ? [apiKey] : [],
         });
-        return decodeStream('anthropic', bodyOf(response), { signal });
+        return decodeWith(new AnthropicDecoder(), bodyOf(response), { signal });
       });
     },
   };

@@ -1,6 +1,7 @@
 import { toGemini, toGeminiTools } from '../providers/gemini';
 import type { Obj } from '../providers/wire';
-import { decodeStream } from '../stream/decode-stream';
+import { decodeWith } from '../stream/decode-stream';
+import { GeminiDecoder } from '../stream/decoders/gemini-decoder';
 import { bodyOf, joinURL, post, transport } from './http';
 import { modelStream } from './model-stream';
 import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
@@ -41,7 +42,7 @@ export function gemini(options: GeminiOptions): ChatModel {
           signal,
           secrets: apiKey ? [apiKey] : [],
         });
-        return decodeStream('gemini', bodyOf(response), { signal });
+        return decodeWith(new GeminiDecoder(), bodyOf(response), { signal });
       });
     },
   };

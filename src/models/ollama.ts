@@ -1,6 +1,7 @@
 import { toOllama, toOllamaTools } from '../providers/ollama';
 import type { Obj } from '../providers/wire';
-import { decodeStream } from '../stream/decode-stream';
+import { decodeWith } from '../stream/decode-stream';
+import { OllamaDecoder } from '../stream/decoders/ollama-decoder';
 import { bodyOf, joinURL, post, transport } from './http';
 import { modelStream } from './model-stream';
 import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
@@ -39,7 +40,7 @@ export function ollama(options: OllamaOptions): ChatModel {
           signal,
           secrets: [],
         });
-        return decodeStream('ollama', bodyOf(response), { signal });
+        return decodeWith(new OllamaDecoder(), bodyOf(response), { framing: 'ndjson', signal });
       });
     },
   };

@@ -2,8 +2,9 @@ import { describeValue } from '../errors/moat-error';
 import { toOpenAIChat, toOpenAITools } from '../providers/openai-chat';
 import { toOpenAIResponses, toOpenAIResponsesTools } from '../providers/openai-responses';
 import type { Obj } from '../providers/wire';
-import { createStreamDecoder } from '../stream/create-stream-decoder';
-import { decodeStream } from '../stream/decode-stream';
+import { decodeWith } from '../stream/decode-stream';
+import { OpenAIChatDecoder } from '../stream/decoders/openai-chat-decoder';
+import { OpenAIResponsesDecoder } from '../stream/decoders/openai-responses-decoder';
 import type { StreamPart } from '../stream/stream-part';
 import { bodyOf, joinURL, post, transport } from './http';
 import { modelStream, type OpenedStream } from './model-stream';
@@ -65,7 +66,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ChatModel {
       const body = api === 'chat' ? chatBody(options.model, request) : responsesBody(options.model, request);
       if (client) {
         return modelStream(provider, request.signal, async (signal) => {
-          const decoder = createStreamDecoder('openai-chat');
+          const decoder = new OpenAIChatDecoder();
           const chunks = await client.chat.completions.create(body, { signal });
           async function* parts(): AsyncGenerator<StreamPart> {
             for await (const chunk of chunks) yield* decoder.push(chunk);
@@ -83,7 +84,9 @@ export function openAICompatible(options: OpenAICompatibleOptions): ChatModel {
           signal,
           secrets: apiKey ? [apiKey] : [],
         });
-        return decodeStream(api === 'chat' ? 'openai-chat' : 'openai-responses', bodyOf(response), { signal });
+        return decodeWith(api === 'chat' ? new OpenAIChatDecoder() : new OpenAIResponsesDecoder(), bodyOf(response), {
+          signal,
+        });
       });
     },
   };

@@ -2,7 +2,7 @@ import { describeValue } from '../errors/moat-error';
 import { checkCount } from '../errors/option-checks';
 import { isPlainObject } from '../json/json-value';
 import type { Message } from '../messages/types';
-import { createStreamDecoder } from '../stream/create-stream-decoder';
+import { OpenAIChatDecoder } from '../stream/decoders/openai-chat-decoder';
 import type { StreamPart } from '../stream/stream-part';
 import { sleep } from './http';
 import { modelStream } from './model-stream';
@@ -51,7 +51,7 @@ export function scriptedModel(
       return modelStream('scripted', request.signal, async (signal) => {
         const turn = await respond(request.messages, request);
         const chunks = chunksOf(checkTurn(turn), `scripted-${++turns}`, chunkSize, request);
-        const decoder = createStreamDecoder('openai-chat');
+        const decoder = new OpenAIChatDecoder();
         async function* parts(): AsyncGenerator<StreamPart> {
           for (const chunk of chunks) {
             if (delayMs > 0) await sleep(delayMs, signal);

@@ -33,11 +33,22 @@ export function decodeStream(
   source: ByteSource,
   options: DecodeStreamOptions = {},
 ): DecodedStream {
-  const decoder = createStreamDecoder(format);
   const framing = options.framing ?? (format === 'ollama' ? 'ndjson' : 'sse');
+  return decodeWith(createStreamDecoder(format), source, { ...options, framing });
+}
+
+/**
+ * `decodeStream` with a decoder of your choosing (a model client imports only its format's
+ * decoder, so a bundle carries no other). Framing: `'sse'` unless told.
+ */
+export function decodeWith(
+  decoder: StreamDecoder,
+  source: ByteSource,
+  options: DecodeStreamOptions = {},
+): DecodedStream {
   async function* run(): AsyncGenerator<StreamPart> {
     const payloads =
-      framing === 'sse'
+      (options.framing ?? 'sse') === 'sse'
         ? mapData(decodeSSE(source, withSignal(options.signal)))
         : decodeNDJSON(source, withSignal(options.signal));
     for await (const text of payloads) {
