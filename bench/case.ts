@@ -13,8 +13,11 @@ export interface BenchCase {
   unit: BenchUnit;
   /** The case this one is compared with; `ratio` = median ÷ anchor's (ours ÷ anchor for ops/s). */
   anchor?: string;
-  /** The ratio the issue asks for: at most `max`, at least `min`. */
-  target?: { max?: number; min?: number };
+  /**
+   * What the issue asks for: at most `max`, at least `min`, of the ratio (or, with
+   * `of: 'median'`, of the case's own figure, as for a time or a size in absolute terms).
+   */
+  target?: { max?: number; min?: number; of?: 'median' };
   /** Shown in RESULTS.md: how the figure was obtained, what it includes. */
   note?: string;
   /**
@@ -45,7 +48,7 @@ export interface BenchResult {
   /** The anchor's median from the samples taken alternately with this case's. */
   anchorMedian?: number;
   ratio?: number;
-  target?: { max?: number; min?: number };
+  target?: { max?: number; min?: number; of?: 'median' };
   note?: string;
   where: 'browser' | 'node';
 }

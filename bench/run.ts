@@ -133,11 +133,14 @@ function withRatios(results: BenchResult[]): BenchResult[] {
 function verdict(r: BenchResult): string {
   if (!r.target) return '';
   // A target on a case with no anchor applies to its own figure (a count of long tasks, say).
-  const value = r.ratio ?? (r.anchor ? undefined : r.median);
+  const value = r.target.of === 'median' ? r.median : (r.ratio ?? (r.anchor ? undefined : r.median));
   if (value === undefined) return '';
   const { max, min } = r.target;
   const ok = (max === undefined || value <= max) && (min === undefined || value >= min);
-  const goal = [min !== undefined ? `≥ ${min}` : '', max !== undefined ? `≤ ${max}` : ''].filter(Boolean).join(', ');
+  const unit = r.target.of === 'median' ? ` ${r.unit}` : '';
+  const goal = [min !== undefined ? `≥ ${min}${unit}` : '', max !== undefined ? `≤ ${max}${unit}` : '']
+    .filter(Boolean)
+    .join(', ');
   return `${goal} ${ok ? '✅' : '❌'}`;
 }
 

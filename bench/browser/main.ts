@@ -1,11 +1,12 @@
 // The benchmark page: registers the browser cases and lets the runner call them one by one.
 import { type BenchCase, measure, measurePaired } from '../case';
+import { agentCases } from './agent';
 import { anchorCases } from './anchors';
 import { invokerCases } from './invoker';
 import { poolCases } from './pool';
 import { storeCases } from './store';
 
-const cases: BenchCase[] = [...anchorCases, ...poolCases, ...storeCases, ...invokerCases];
+const cases: BenchCase[] = [...anchorCases, ...poolCases, ...storeCases, ...invokerCases, ...agentCases];
 
 declare global {
   interface Window {

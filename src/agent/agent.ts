@@ -10,10 +10,10 @@ import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messag
 import { checkSettings } from '../models/settings';
 import type { ChatModel, ModelSettings } from '../models/types';
 import type { ToolSpec } from '../providers/tool-spec';
-import { type Checkpointer, createMemoryCheckpointer } from '../store/checkpointer';
+import type { Checkpointer } from '../store/checkpointer';
 import { claimsOf, deniedMessage, interruptedMessage, verdictFor } from './approvals';
 import { checkStreamOptions, newThreadId, parseInput } from './input';
-import { Thread } from './thread';
+import { Thread, threadMemory } from './thread';
 import type { AgentEvent, AgentInput, AgentOptions, AgentResult, AgentStopReason, AgentStreamOptions } from './types';
 
 /**
@@ -74,7 +74,7 @@ export class Agent {
     this.#invoker = invoker ?? (pool ? new ToolInvoker({ pool }) : undefined);
     this.#system = system;
     this.#maxSteps = checkCount('maxSteps', options.maxSteps ?? 10, { min: 1 });
-    this.#checkpointer = checkpointer ?? createMemoryCheckpointer();
+    this.#checkpointer = checkpointer ?? threadMemory();
     this.#approve = approve;
     this.#eager = eagerTools ?? true;
     // Start the workers now, while the person types: the first request needs their specs.
@@ -264,12 +264,18 @@ export class Agent {
           case 'tool-call': {
             const call = part.toolCall;
             emit({ type: 'tool-call', toolCall: call });
-            const verdict = await verdictFor(this.#approve, call, {
-              spec: specs.get(call.name),
-              messages: thread.messages,
-              state: thread.state,
-              context: options.context,
-            });
+            const spec = specs.get(call.name);
+            // Without a policy the spec decides, synchronously (no await per call).
+            const verdict = this.#approve
+              ? await verdictFor(this.#approve, call, {
+                  spec,
+                  messages: thread.messages,
+                  state: thread.state,
+                  context: options.context,
+                })
+              : spec?.needsApproval
+                ? ({ ask: true } as const)
+                : ({ run: true } as const);
             if ('ask' in verdict) held.push(call);
             else if ('denied' in verdict) own.push(deniedMessage(call, verdict.denied, emit));
             else if (this.#eager) start(call);

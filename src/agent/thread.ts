@@ -1,7 +1,7 @@
 import { CheckpointError } from '../errors/checkpoint-error';
 import { isPlainObject, type JSONValue } from '../json/json-value';
 import type { Message, ToolCall } from '../messages/types';
-import type { Checkpointer } from '../store/checkpointer';
+import type { Checkpoint, Checkpointer } from '../store/checkpointer';
 
 /**
  * A conversation as the agent holds it between steps: the messages, the state, and the calls
@@ -69,6 +69,29 @@ export class Thread {
     this.#lastId = id;
     this.#lastAt = createdAt;
   }
+}
+
+/**
+ * The agent's default thread memory: each thread's newest checkpoint kept as it is, for the
+ * agent's lifetime (no copies, no JSON checks: nothing leaves the page). A `Checkpointer` for
+ * threads that survive a reload: `openIndexedDBCheckpointer`.
+ */
+export function threadMemory(): Checkpointer {
+  const threads = new Map<string, Checkpoint>();
+  return {
+    put: async (threadId, checkpoint) => {
+      threads.set(threadId, checkpoint);
+    },
+    get: async (threadId) => threads.get(threadId),
+    list: async (threadId) => {
+      const last = threads.get(threadId);
+      return last ? [last] : [];
+    },
+    delete: async (threadId) => {
+      threads.delete(threadId);
+    },
+    close: () => threads.clear(),
+  };
 }
 
 function callsIn(value: unknown, threadId: string): ToolCall[] {

@@ -45,7 +45,10 @@ export interface AgentOptions extends ModelSettings {
   system?: string;
   /** Model calls per run, at most. Default 10. */
   maxSteps?: number;
-  /** Where threads are saved after every step. Default: in memory, for the agent's lifetime. */
+  /**
+   * Where threads are saved after every step (`openIndexedDBCheckpointer`: they survive a
+   * reload). Default: in memory, for the agent's lifetime.
+   */
   checkpointer?: Checkpointer;
   /**
    * Decides, per call, whether it runs (`true`), waits for a person (`'ask'`), or is refused

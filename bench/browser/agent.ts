@@ -1,0 +1,217 @@
+/**
+ * The agent's own costs: how soon a call starts once the byte that completes its arguments
+ * arrives, and one agent step against doing the same by hand (decode the stream, run the turn).
+ */
+import { createAgent } from '../../src/agent/agent';
+import { ToolInvoker } from '../../src/invoker/tool-invoker';
+import { openAICompatible } from '../../src/models/openai-compatible';
+import { createWorkerPool, type WorkerPool } from '../../src/pool/worker-pool';
+import { decodeStream } from '../../src/stream/decode-stream';
+import { type BenchCase, time } from '../case';
+
+const worker = () => new Worker(new URL('../workers/pool-tools-mini.worker.ts', import.meta.url), { type: 'module' });
+const encoder = new TextEncoder();
+const CALLS = 40;
+
+let shared: Promise<WorkerPool> | undefined;
+function warmPool(): Promise<WorkerPool> {
+  shared ??= (async () => {
+    const pool = createWorkerPool({ worker, size: 2 });
+    await pool.warm();
+    await pool.callMany(Array.from({ length: 50 }, (_, i) => ({ id: `w${i}`, name: 'noop', args: { i } })));
+    return pool;
+  })();
+  return shared;
+}
+
+const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
+const delta = (d: Record<string, unknown>, finish: string | null = null) =>
+  sse({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: d, finish_reason: finish }] });
+
+/** A call's chunks, split so that its last byte (the closing brace) arrives on its own. */
+function callChunks(index: number): [string, string] {
+  return [
+    delta({
+      tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name: 'noop', arguments: '' } }],
+    }) + delta({ tool_calls: [{ index, function: { arguments: `{"i": ${index}` } }] }),
+    delta({ tool_calls: [{ index, function: { arguments: '}' } }] }),
+  ];
+}
+
+/** A fetch whose response body the bench writes to, chunk by chunk. */
+function controlledFetch(): { fetch: typeof fetch; next(): Promise<ReadableStreamDefaultController<Uint8Array>> } {
+  const waiting: ((c: ReadableStreamDefaultController<Uint8Array>) => void)[] = [];
+  const ready: ReadableStreamDefaultController<Uint8Array>[] = [];
+  return {
+    fetch: async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            const take = waiting.shift();
+            if (take) take(controller);
+            else ready.push(controller);
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      ),
+    next: () => {
+      const c = ready.shift();
+      return c ? Promise.resolve(c) : new Promise((resolve) => waiting.push(resolve));
+    },
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] as number;
+}
+
+/** The whole answer of `n` calls as one byte sequence (for the by-hand comparison). */
+function turnBytes(n: number): Uint8Array {
+  let text = delta({ role: 'assistant', content: '' });
+  for (let i = 0; i < n; i++) text += callChunks(i).join('');
+  text += delta({}, 'tool_calls');
+  text += sse({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    choices: [],
+    usage: { prompt_tokens: 10, completion_tokens: 10 },
+  });
+  return encoder.encode(`${text}data: [DONE]\n\n`);
+}
+
+const bytesResponse = (bytes: Uint8Array) =>
+  new Response(
+    new ReadableStream({
+      start(c) {
+        c.enqueue(bytes);
+        c.close();
+      },
+    }),
+    { headers: { 'content-type': 'text/event-stream' } },
+  );
+
+const STEPS = 30;
+
+export const agentCases: BenchCase[] = [
+  {
+    name: 'anchor/stream-chunk-to-read',
+    unit: 'ms',
+    note: `median over ${CALLS} chunks of the time from enqueueing a chunk on a ReadableStream to a reader of it getting it: the least any stream consumer waits`,
+    setup() {
+      return {
+        async sample() {
+          let controller!: ReadableStreamDefaultController<Uint8Array>;
+          const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+          const reader = stream.getReader();
+          const latencies: number[] = [];
+          for (let i = 0; i < CALLS; i++) {
+            const [head, last] = callChunks(i);
+            controller.enqueue(encoder.encode(head));
+            await reader.read();
+            const start = performance.now();
+            controller.enqueue(encoder.encode(last));
+            await reader.read();
+            latencies.push(performance.now() - start);
+          }
+          controller.close();
+          return median(latencies);
+        },
+      };
+    },
+  },
+  {
+    name: 'agent/args-complete-to-started',
+    unit: 'ms',
+    anchor: 'anchor/stream-chunk-to-read',
+    target: { max: 1, of: 'median' },
+    note: `median over ${CALLS} calls of one streamed OpenAI answer: from enqueueing the chunk holding the closing brace of a call's arguments to the agent's consumer getting its tool-started (bytes → SSE → decoder → agent → pool dispatch → event); target < 1 ms`,
+    async setup() {
+      const pool = await warmPool();
+      return {
+        async sample() {
+          const wire = controlledFetch();
+          const model = openAICompatible({
+            baseURL: 'http://bench.invalid/v1',
+            model: 'm',
+            fetch: wire.fetch,
+            maxRetries: 0,
+          });
+          const agent = createAgent({ model, pool, maxSteps: 1 });
+          await agent.tools();
+          const latencies: number[] = [];
+          let started: (() => void) | undefined;
+          const consuming = (async () => {
+            for await (const event of agent.stream('go')) {
+              if (event.type === 'tool-started') started?.();
+              if (event.type === 'error') throw event.error;
+            }
+          })();
+          const controller = await wire.next();
+          controller.enqueue(encoder.encode(delta({ role: 'assistant', content: '' })));
+          for (let i = 0; i < CALLS; i++) {
+            const [head, last] = callChunks(i);
+            controller.enqueue(encoder.encode(head));
+            const seen = new Promise<void>((resolve) => {
+              started = resolve;
+            });
+            await new Promise((resolve) => setTimeout(resolve, 0));
+            const start = performance.now();
+            controller.enqueue(encoder.encode(last));
+            await seen;
+            latencies.push(performance.now() - start);
+          }
+          controller.enqueue(encoder.encode(`${delta({}, 'tool_calls')}data: [DONE]\n\n`));
+          controller.close();
+          await consuming;
+          return median(latencies);
+        },
+      };
+    },
+  },
+  {
+    name: 'agent/by-hand-step',
+    unit: 'ms',
+    note: `one model turn of 10 calls done by hand: decodeStream of the answer's bytes, then ToolInvoker.run of its message over a warm pool (mean of ${STEPS})`,
+    async setup() {
+      const pool = await warmPool();
+      const invoker = await ToolInvoker.create({ pool });
+      const bytes = turnBytes(10);
+      return {
+        sample: async () =>
+          (await time(async () => {
+            for (let s = 0; s < STEPS; s++) {
+              const response = bytesResponse(bytes);
+              const parts = decodeStream('openai-chat', response.body as ReadableStream<Uint8Array>);
+              for await (const _part of parts);
+              await invoker.run(parts.message());
+            }
+          })) / STEPS,
+      };
+    },
+  },
+  {
+    name: 'agent/step-overhead',
+    unit: 'ms',
+    anchor: 'agent/by-hand-step',
+    target: { max: 1.1 },
+    note: `the same turn as one agent step (openAICompatible over the same bytes, tools started as each call closes, the thread kept in the agent's default memory, every event consumed), maxSteps 1 (mean of ${STEPS})`,
+    async setup() {
+      const pool = await warmPool();
+      const bytes = turnBytes(10);
+      const model = openAICompatible({
+        baseURL: 'http://bench.invalid/v1',
+        model: 'm',
+        fetch: async () => bytesResponse(bytes),
+      });
+      const agent = createAgent({ model, pool, maxSteps: 1 });
+      await agent.tools();
+      return {
+        sample: async () =>
+          (await time(async () => {
+            for (let s = 0; s < STEPS; s++) for await (const _event of agent.stream('go'));
+          })) / STEPS,
+      };
+    },
+  },
+];
