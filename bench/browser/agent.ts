@@ -102,7 +102,11 @@ export const agentCases: BenchCase[] = [
       return {
         async sample() {
           let controller!: ReadableStreamDefaultController<Uint8Array>;
-          const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+          const stream = new ReadableStream<Uint8Array>({
+            start: (c) => {
+              controller = c;
+            },
+          });
           const reader = stream.getReader();
           const latencies: number[] = [];
           for (let i = 0; i < CALLS; i++) {
