@@ -84,13 +84,37 @@ export default defineConfig(({ mode }) => ({
         extends: true,
         test: {
           name: 'browser',
-          globalSetup: ['test/probe-server.ts', 'test/model-server/setup.ts'],
+          globalSetup: ['test/probe-server.ts', 'test/model-server/setup.ts', 'test/built-workers.ts'],
           include: ['src/**/*.browser.test.ts', 'worker/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
+          exclude: ['test/**/*.plain.browser.test.ts'],
           browser: {
             enabled: true,
             headless: true,
             // Notifications allowed, so that a tool's notification icon really would be fetched
             // (the network tests check that the guard stops it).
+            provider: playwright({
+              launchOptions: chromiumLaunchOptions(),
+              contextOptions: { permissions: ['notifications'] },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+      {
+        // The same browser tests of the pool, on a page that is NOT cross-origin isolated (no
+        // SharedArrayBuffer): what the hosted demo and most apps get.
+        extends: true,
+        // Merged over the isolation headers above: 'unsafe-none' turns them off.
+        server: {
+          headers: { 'Cross-Origin-Opener-Policy': 'unsafe-none', 'Cross-Origin-Embedder-Policy': 'unsafe-none' },
+        },
+        test: {
+          name: 'browser-plain',
+          globalSetup: ['test/probe-server.ts', 'test/built-workers.ts'],
+          include: ['src/pool/**/*.browser.test.ts', 'test/**/*.plain.browser.test.ts'],
+          browser: {
+            enabled: true,
+            headless: true,
             provider: playwright({
               launchOptions: chromiumLaunchOptions(),
               contextOptions: { permissions: ['notifications'] },

@@ -39,6 +39,11 @@ export interface ToolInit<Input extends $ZodType, Result> {
   store?: { namespaces: string[][] };
   /** An agent asks a person before running it (human in the loop); see `createAgent`'s approvals. */
   needsApproval?: boolean;
+  /**
+   * Safe to run twice (reads, pure computation): when another call's fault stops the worker in
+   * the middle of this one, the pool runs it again, once, on a fresh worker.
+   */
+  idempotent?: boolean;
   run(args: output<Input>, runtime: ToolRuntime): ToolReturn<Result>;
 }
 
@@ -54,6 +59,8 @@ export interface ToolDefinition {
   readonly output: $ZodType | undefined;
   /** An agent asks before running it. */
   readonly needsApproval: boolean;
+  /** Re-run once when a sibling's fault stops its worker. */
+  readonly idempotent: boolean;
   run(args: unknown, runtime: ToolRuntime): ToolReturn<unknown>;
 }
 
@@ -88,6 +95,8 @@ export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input,
   if (!isZodSchema(init.input)) throw invalid('`input` must be a zod schema');
   if (init.needsApproval !== undefined && typeof init.needsApproval !== 'boolean')
     throw invalid('`needsApproval` must be a boolean');
+  if (init.idempotent !== undefined && typeof init.idempotent !== 'boolean')
+    throw invalid('`idempotent` must be a boolean');
   if (init.output !== undefined && !isZodSchema(init.output)) throw invalid('`output` must be a zod schema');
   const namespaces = init.store?.namespaces;
   if (
@@ -109,6 +118,7 @@ export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input,
     input: init.input,
     output: init.output,
     needsApproval: init.needsApproval === true,
+    idempotent: init.idempotent === true,
     run: init.run as ToolDefinition['run'],
   };
   defined.add(tool);

@@ -5,7 +5,6 @@ import { serializeError } from '../src/errors/serialize-error';
 import { ToolError } from '../src/errors/tool-error';
 import { ToolExecutionError } from '../src/errors/tool-execution-error';
 import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
-import { ToolOutputError } from '../src/errors/tool-output-error';
 import { type Doorbell, doorbellOf, readCalls } from '../src/pool/doorbell';
 import {
   CALL_STRIDE,
@@ -18,9 +17,7 @@ import {
   OUT_ERROR,
   OUT_JSON,
   OUT_RESULT,
-  OUT_STRIDE,
   OUT_TEXT,
-  type OutBatch,
   type PageToWorker,
   PROTOCOL_VERSION,
   STOP_BIT,
@@ -35,6 +32,7 @@ import { isToolDefinition, type ToolDefinition } from './define-tool';
 import { describeTool } from './describe-tool';
 import { executeTool } from './execute-tool';
 import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-guard';
+import { Outbox } from './outbox';
 import {
   apply,
   atomicsLoad,
@@ -108,7 +106,12 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
       if (e.isTrusted) connected.took();
     });
     expose(control, message.port);
-    toPage({ t: 'ready', version: PROTOCOL_VERSION, names: [...byName.keys()] });
+    toPage({
+      t: 'ready',
+      version: PROTOCOL_VERSION,
+      names: [...byName.keys()],
+      idempotent: tools.filter((t) => t.idempotent).map((t) => t.name),
+    });
   });
 }
 
@@ -126,20 +129,14 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** How long finished results may wait while a batch is still being started. */
-const FLUSH_AFTER_MS = 1;
-
 class ToolServer {
   readonly #port: { postMessage(message: WorkerToPage): void };
   readonly #tools: Map<string, ToolDefinition>;
   readonly #specs: () => readonly ToolSpec[];
   readonly #running = new Map<number, RunningCall>();
-  /** The calls whose answer waits in the outbox (no longer running): who a failed post was for. */
-  #answered: CallRequest[] = [];
   readonly #started: Int32Array | undefined;
-  /** Results, errors and deltas not posted yet, encoded as an `OutBatch`. */
-  #outbox: OutBatch = [];
-  #lastFlush = 0;
+  /** Results, errors and deltas not posted yet, and (without shared memory) the started count. */
+  readonly #outbox: Outbox;
   readonly #storeName: string | undefined;
   /** The worker's store and the code to scope it, loaded when a tool first asks. */
   readonly #store = once(async () => {
@@ -170,6 +167,7 @@ class ToolServer {
     this.#tools = tools;
     this.#specs = specs;
     this.#started = config.started ? new Int32Array(config.started) : undefined;
+    this.#outbox = new Outbox(post, this.#started === undefined);
     if (config.doorbell) this.#bell = doorbellOf(config.doorbell);
     this.#storeName = config.store?.name;
     setNetworkPolicy(config.network, this.#asker(config));
@@ -177,7 +175,7 @@ class ToolServer {
       // What finished before the end still gets to the page; nothing more starts here.
       this.#closing = true;
       this.#flush();
-      this.#post({ t: 'fatal', reason });
+      this.#post({ t: 'fatal', reason, started: this.#outbox.started });
     });
   }
 
@@ -239,6 +237,12 @@ class ToolServer {
         mapGetOf(this.#pendingAsks, message.ask)?.(message.allow === true);
         mapDeleteOf(this.#pendingAsks, message.ask);
         break;
+      case 'stop':
+        // The page is about to stop this worker: start nothing more, and say exactly what began.
+        this.#closing = true;
+        this.#flush();
+        this.#post({ t: 'stopped', started: this.#outbox.started });
+        break;
     }
   }
 
@@ -246,9 +250,10 @@ class ToolServer {
     this.#receiving = true;
     try {
       for (let i = 0; i + CALL_STRIDE <= batch.length; i += CALL_STRIDE) {
-        // Results finished a while ago go out before the next call starts: if that call hogs
-        // the worker until it is stopped, they are not lost with it.
-        if (this.#outbox.length > 0 && performance.now() - this.#lastFlush > FLUSH_AFTER_MS) this.#flush();
+        // What the calls before this one produced leaves now, before it starts: if it hogs the
+        // worker until the worker is stopped, their results are not lost with it (and, without
+        // shared memory, the page learns that they started).
+        if (this.#outbox.pending) this.#flush();
         const extras = batch[i + 4];
         const call: CallRequest = {
           id: batch[i] as number,
@@ -275,13 +280,17 @@ class ToolServer {
     // The page sets STOP_BIT when it gives up on this worker; calls not started by then are
     // re-sent elsewhere, so they must not run here.
     if (this.#started && Atomics.add(this.#started, 0, 1) & STOP_BIT) return;
+    this.#outbox.started++;
     const running = new RunningCall(call);
     this.#running.set(call.id, running);
     let outcome: CallResult | Promise<CallResult>;
     try {
       outcome = this.#run(call, running);
     } catch (error) {
-      outcome = Promise.reject(error);
+      // Failed synchronously: answered now, like a synchronous result (not a microtask later,
+      // when a sibling started next may already hold the thread).
+      this.#send(OUT_ERROR, call, serializeError(asToolError(error, call)));
+      return;
     }
     // A tool that answered synchronously is done now: its result waits in the outbox.
     if (!(outcome instanceof Promise)) {
@@ -330,47 +339,31 @@ class ToolServer {
   }
 
   #send(kind: number, call: CallRequest, payload: unknown): void {
+    if (kind !== OUT_DELTA) this.#running.delete(call.id);
+    this.#outbox.push(kind, call, payload);
+    if (this.#receiving) return; // posted before the batch's next call starts, or at its end
+    // A result or an error leaves at once: no other tool code runs before it is posted. Deltas
+    // of the same tick go together.
     if (kind !== OUT_DELTA) {
-      this.#running.delete(call.id);
-      this.#answered.push(call);
+      this.#flush();
+      return;
     }
-    this.#outbox.push(kind, call.id, payload);
-    if (this.#flushScheduled || this.#receiving) return;
+    if (this.#flushScheduled) return;
     this.#flushScheduled = true;
     queueMicrotask(() => this.#flush());
   }
 
   #flush(): void {
     this.#flushScheduled = false;
-    if (this.#outbox.length === 0) return;
-    this.#lastFlush = performance.now();
-    const batch = this.#outbox;
-    this.#outbox = [];
+    if (!this.#outbox.pending) return;
     this.#parkSoon();
-    const answered = this.#answered;
-    if (answered.length > 0) this.#answered = [];
-    try {
-      this.#port.postMessage(batch);
-    } catch {
-      // Something in the batch cannot be cloned (an artifact or a delta): send what can be, and
-      // fail the calls whose entries cannot.
-      for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
-        const [kind, id] = [batch[i] as number, batch[i + 1] as number];
-        try {
-          this.#port.postMessage([kind, id, batch[i + 2]]);
-        } catch (error) {
-          const what = kind === OUT_DELTA ? 'a streamed delta' : 'its artifact';
-          const call = this.#running.get(id)?.call ?? answered.find((c) => c.id === id);
-          const failure = new ToolOutputError({
-            ...(call ? { toolName: call.name, toolCallId: call.toolCallId } : {}),
-            reason: `${what} cannot be sent to the page (${error instanceof Error ? error.message : String(error)})`,
-          });
-          this.#running.get(id)?.abort(failure);
-          this.#running.delete(id);
-          this.#port.postMessage([OUT_ERROR, id, serializeError(failure)]);
-        }
-      }
-    }
+    this.#outbox.flush(
+      (id) => this.#running.get(id)?.call,
+      (id, failure) => {
+        this.#running.get(id)?.abort(failure);
+        this.#running.delete(id);
+      },
+    );
   }
 
   #post(message: WorkerToPage): void {

@@ -372,7 +372,12 @@ export class ToolInvoker {
     if (last && last.state === state && last.context === context && last.options === options && last.emit === emit)
       return last.made;
     const made: CallOptions =
-      emit === noEvents ? {} : { onDelta: (delta, id) => emit({ type: 'tool-output-delta', toolCallId: id, delta }) };
+      emit === noEvents
+        ? {}
+        : {
+            onDelta: (delta, id) => emit({ type: 'tool-output-delta', toolCallId: id, delta }),
+            onRerun: ({ toolCallId, reason }) => emit({ type: 'tool-rerun', toolCallId, reason }),
+          };
     if (options.signal) made.signal = options.signal;
     if (state !== undefined) made.state = state;
     if (context !== undefined) made.context = context;

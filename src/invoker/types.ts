@@ -77,6 +77,11 @@ export interface RunResult {
 export type ToolEvent =
   | { type: 'tool-started'; toolCallId: string; name: string; args: Record<string, unknown> }
   | { type: 'tool-output-delta'; toolCallId: string; delta: unknown }
+  /**
+   * Another call's fault stopped the worker this one ran on; its tool is idempotent, so it runs
+   * again on a fresh worker (its deltas may come again). Once per call at most.
+   */
+  | { type: 'tool-rerun'; toolCallId: string; reason: string }
   | { type: 'tool-finished'; toolCallId: string; message: ToolMessage }
   /** `message` is the error ToolMessage the model will see; absent when the error is thrown. */
   | { type: 'tool-error'; toolCallId: string; error: Error; message?: ToolMessage }

@@ -17,7 +17,7 @@
 import type { SerializedError } from '../errors/serialize-error';
 import type { ToolSpec } from '../providers/tool-spec';
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /**
  * Set in the shared started-count word (`WorkerConfig.started`) when the page stops a worker:
@@ -32,6 +32,8 @@ export interface ToolDescriptor {
   state?: { whole: true } | { field: string };
   /** The store namespaces (prefixes) the tool may touch. */
   store?: { namespaces: string[][] };
+  /** Safe to run again: a call cut off by another call's fault is re-run once. */
+  idempotent?: true;
 }
 
 /**
@@ -125,7 +127,12 @@ export const CALL_STRIDE = 5;
  * What a worker produced, `OUT_STRIDE` entries each: `kind, id, payload`. The payload of
  * `OUT_TEXT` and `OUT_JSON` is the result's content (a result with nothing else, the usual
  * case); `OUT_RESULT` carries a whole `CallResult` (one with an artifact or a state update),
- * `OUT_ERROR` a `SerializedError`, `OUT_DELTA` the delta.
+ * `OUT_ERROR` a `SerializedError`, `OUT_DELTA` the delta. `OUT_STARTED` (id: how many calls
+ * the worker has started) tells a page without shared memory which calls began.
+ *
+ * A worker posts what it has before it starts another call: a result is never lost with a
+ * worker that a later call blocks, and (without shared memory) the page knows every call it
+ * started except, at most, the one it started last.
  */
 export type OutBatch = (number | string | CallResult | SerializedError | unknown)[];
 export const OUT_STRIDE = 3;
@@ -134,6 +141,7 @@ export const OUT_JSON = 1;
 export const OUT_RESULT = 2;
 export const OUT_ERROR = 3;
 export const OUT_DELTA = 4;
+export const OUT_STARTED = 5;
 
 export type PageToWorker =
   /**
@@ -145,7 +153,13 @@ export type PageToWorker =
   /** Abort these calls' `runtime.signal`. */
   | { t: 'cancel'; ids: number[] }
   /** The answer to a `net?` question (message form of `'ask'`). */
-  | { t: 'net'; ask: number; allow: boolean };
+  | { t: 'net'; ask: number; allow: boolean }
+  /**
+   * The page is about to stop the worker (no shared memory): start nothing more, post what is
+   * done, and answer `stopped` with the exact started count. A worker stuck in a call never
+   * answers; the page then goes by the counts it has.
+   */
+  | { t: 'stop' };
 
 /** A successful result, converted in the worker. */
 export interface CallResult {
@@ -161,9 +175,11 @@ export interface CallResult {
 
 export type WorkerToPage =
   | OutBatch
-  /** The answer to `hello`: serving these tools (their specs come from `describe`). */
-  | { t: 'ready'; version: number; names: string[] }
+  /** The answer to `hello`: serving these tools (their specs come from `describe`); which are idempotent. */
+  | { t: 'ready'; version: number; names: string[]; idempotent: string[] }
   /** May this URL be reached? (message form of `'ask'`; `slot` set when answered through memory) */
   | { t: 'net?'; ask: number; url: string; api: string; slot?: number }
   /** The worker is going away (`self.close()`, an uncaught error): its calls will not finish. */
-  | { t: 'fatal'; reason: string };
+  | { t: 'fatal'; reason: string; started: number }
+  /** The answer to `stop`: nothing more starts; `started` calls began, in the order received. */
+  | { t: 'stopped'; started: number };

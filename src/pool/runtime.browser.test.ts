@@ -122,7 +122,17 @@ describe('tool runtime through the pool', () => {
 
   it('reports its state in stats', async () => {
     pool = testPool({ size: 2 });
-    expect(pool.stats).toEqual({ workers: 0, busy: 0, queued: 0, running: 0, restarted: 0, rung: 0 });
+    expect(pool.stats).toEqual({
+      workers: 0,
+      busy: 0,
+      queued: 0,
+      running: 0,
+      restarted: 0,
+      rung: 0,
+      rerun: 0,
+      recovered: 0,
+      quarantined: 0,
+    });
     await pool.warm();
     const slow = pool.call(call('slow', { ms: 100 }));
     await new Promise((r) => setTimeout(r, 20));
@@ -132,7 +142,7 @@ describe('tool runtime through the pool', () => {
   });
 });
 
-describe('the doorbell (shared memory, when the page is cross-origin isolated)', () => {
+describe.runIf(crossOriginIsolated)('the doorbell (shared memory, when the page is cross-origin isolated)', () => {
   const idle = () => new Promise((r) => setTimeout(r, 5)); // the worker has parked by then
 
   it('hands calls to an idle worker without a message', async () => {

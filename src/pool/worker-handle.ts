@@ -62,6 +62,15 @@ export class WorkerHandle {
   readonly #remote: Remote<WorkerControl>;
   /** Where the page answers the worker's synchronous network questions (policy functions). */
   readonly networkAnswers: SharedArrayBuffer | undefined;
+  /** The tools this worker serves that may be run again (known once it is ready). */
+  idempotent: ReadonlySet<string> = new Set();
+  /** Without shared memory: how many calls the worker has said it started. */
+  #reportedStarted = 0;
+  /** Without shared memory: the exact started count, once the worker said it stopped (or died). */
+  #finalStarted: number | undefined;
+  #onStopped: ((started: number) => void) | undefined;
+  /** Calls for it are no longer sent: it is being stopped. */
+  retiring = false;
 
   constructor(
     id: number,
@@ -114,6 +123,7 @@ export class WorkerHandle {
       }
       clearTimeout(this.#startTimer);
       this.#connected = true;
+      this.idempotent = new Set(Array.isArray(message.idempotent) ? message.idempotent : []);
       resolveReady(message.names);
     });
     worker.addEventListener('error', (event) => {
@@ -198,18 +208,54 @@ export class WorkerHandle {
     });
   }
 
+  /** True when the page shares memory with the worker (the started count is exact at any time). */
+  get shared(): boolean {
+    return this.#started !== undefined;
+  }
+
+  /** Without shared memory: the worker said it has started `count` calls (OUT_STARTED). */
+  noteStarted(count: number): void {
+    if (count > this.#reportedStarted) this.#reportedStarted = count;
+  }
+
+  /** Without shared memory: the worker's exact started count, from `stopped` or `fatal`. */
+  finalStarted(count: number): void {
+    if (typeof count !== 'number') return;
+    this.#finalStarted = count;
+    this.#onStopped?.(count);
+  }
+
   /**
-   * Stop the worker from starting more calls and say which it never started (`known: false` when
-   * the page cannot share memory with it: then nothing is known to be unstarted). The stop bit
-   * and the count share one atomic word, so a call is either counted as started here or never
-   * run by the worker.
+   * Without shared memory: ask the worker to start nothing more and say what it started. Resolves
+   * with the exact count, or undefined after `waitMs` when it does not answer (it is stuck in a
+   * call; every count it posted before has arrived by then).
    */
-  unstarted(): { known: boolean; ids: Set<number> } {
+  stop(waitMs: number): Promise<number | undefined> {
+    if (this.#finalStarted !== undefined) return Promise.resolve(this.#finalStarted);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), waitMs);
+      this.#onStopped = (count) => {
+        clearTimeout(timer);
+        resolve(count);
+      };
+      this.post({ t: 'stop' });
+    });
+  }
+
+  /**
+   * Stop the worker from starting more calls and say which it never started. With shared memory
+   * the stop bit and the count share one atomic word, so a call is either counted as started
+   * here or never run by the worker. Without, the worker's own count (exact after `stop`
+   * answered); when it did not answer, the call after the last one it reported is taken as
+   * started (it may be the one it is stuck in), never run twice.
+   */
+  unstarted(): Set<number> {
     const ids = new Set<number>();
-    if (!this.#started) return { known: false, ids };
-    const started = Atomics.or(this.#started, 0, STOP_BIT) & ~STOP_BIT;
+    let started: number;
+    if (this.#started) started = Atomics.or(this.#started, 0, STOP_BIT) & ~STOP_BIT;
+    else started = this.#finalStarted ?? this.#reportedStarted + 1;
     for (const [id, d] of this.calls) if (d.seq < 0 || d.seq >= started) ids.add(id);
-    return { known: true, ids };
+    return ids;
   }
 
   /** Forget a call: taken out of the outbox if not posted yet. Says which it was. */

@@ -1,15 +1,14 @@
 import { describeValue, MoatError } from '../errors/moat-error';
-import { checkCallback, checkCount, checkDuration, checkResultFormat, checkSignal } from '../errors/option-checks';
+import { checkCount, checkDuration } from '../errors/option-checks';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
 import { reviveError, type SerializedError } from '../errors/serialize-error';
-import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
-import { WorkerCrashedError } from '../errors/worker-crashed-error';
+import { type Culprit, WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
-import { isPlainObject } from '../json/json-value';
 import type { ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
+import { checkCallOptions, checkToolCall, startFailure, unsendable } from './call-checks';
 import { DeadlineHeap } from './deadline-heap';
 import {
   type CallRequest,
@@ -19,12 +18,14 @@ import {
   OUT_ERROR,
   OUT_JSON,
   OUT_RESULT,
+  OUT_STARTED,
   OUT_STRIDE,
   type OutBatch,
   type ResultFormat,
   type ToolDescriptor,
   type WorkerToPage,
 } from './protocol';
+import { Quarantine } from './quarantine';
 import type { ToolResult } from './tool-result';
 import { WorkerHandle } from './worker-handle';
 
@@ -49,8 +50,15 @@ export interface WorkerPoolOptions {
   abortGraceMs?: number;
   /** How long a new worker may take to answer the handshake. Default 10,000 ms. */
   startTimeoutMs?: number;
-  /** Network access for tool code. Default `'allow'`. */
+  /** Network access for tool code. Default `'deny'`: a tool reaches nothing unless you say so. */
   network?: NetworkPolicy;
+  /**
+   * How long a tool that timed out or crashed its worker stays in quarantine, where each of its
+   * calls runs alone on a worker of its own. Default 60,000 ms; 0 turns quarantine off.
+   */
+  quarantineMs?: number;
+  /** Workers for quarantined calls, beyond `size` (each runs one call at a time). Default 1. */
+  quarantineWorkers?: number;
   /**
    * The IndexedDB database tools get as `runtime.store` (open the same name on the page with
    * `openIndexedDBStore` to share it). Without it, `runtime.store` is undefined.
@@ -77,6 +85,11 @@ export interface CallOptions {
   resultFormat?: ResultFormat;
   /** Each piece of output the tool emits, as it arrives. */
   onDelta?: (delta: unknown, toolCallId: string) => void;
+  /**
+   * The call is being run again (another call's fault stopped its worker while it ran, and its
+   * tool is idempotent): output seen so far may come again.
+   */
+  onRerun?: (info: { toolCallId: string; reason: string }) => void;
 }
 
 export type CallOutcome = { status: 'fulfilled'; value: ToolResult } | { status: 'rejected'; reason: Error };
@@ -94,6 +107,12 @@ export interface PoolStats {
   restarted: number;
   /** Calls handed to an idle worker through shared memory (the doorbell) rather than by message. */
   rung: number;
+  /** Calls that had started on a stopped worker and ran again elsewhere (idempotent tools). */
+  rerun: number;
+  /** Calls a stopped worker had not started, sent to another worker instead of failing. */
+  recovered: number;
+  /** Calls run in quarantine (alone, on a worker of their own). */
+  quarantined: number;
 }
 
 interface PendingCall {
@@ -107,10 +126,35 @@ interface PendingCall {
   worker: WorkerHandle | undefined;
   /** Which dispatch of the call a deadline belongs to (a re-sent call gets a new one). */
   attempt: number;
+  /** Times a worker was stopped while this call ran on it; a second is final. */
+  kills: number;
+  /** Its time ran out while its worker was being stopped for another call. */
+  timedOut?: ToolTimeoutError;
   removeAbortListener?: () => void;
 }
 
-const DEFAULTS = { timeoutMs: 30_000, maxQueue: 100_000, concurrency: 64, abortGraceMs: 500, startTimeoutMs: 10_000 };
+const DEFAULTS = {
+  timeoutMs: 30_000,
+  maxQueue: 100_000,
+  concurrency: 64,
+  abortGraceMs: 500,
+  startTimeoutMs: 10_000,
+  quarantineMs: 60_000,
+  quarantineWorkers: 1,
+};
+
+/**
+ * Without shared memory, how long the page waits for a worker it stops to say what it started:
+ * one that does not answer is stuck in a call, and every count it posted before has arrived.
+ */
+const STOP_WAIT_MS = 50;
+
+/** Why a worker is being stopped: the call at fault (settled with `error`), when there is one. */
+interface Fault {
+  call?: PendingCall;
+  error?: Error;
+  culprit?: Culprit;
+}
 
 /**
  * A pool of tool workers. Usable on its own, without the invoker.
@@ -142,18 +186,27 @@ export class WorkerPool {
   readonly #shared: boolean;
   readonly #store: string | undefined;
   readonly #workers: WorkerHandle[] = [];
+  /** Workers that run quarantined calls, one at a time each. */
+  readonly #isolated: WorkerHandle[] = [];
   readonly #queue: PendingCall[] = [];
   #queueHead = 0;
+  /** Calls of quarantined tools, waiting for an isolated worker. */
+  readonly #quarantineQueue: PendingCall[] = [];
+  readonly #quarantine: Quarantine;
+  readonly #quarantineWorkers: number;
   readonly #calls = new Map<number, PendingCall>();
   readonly #deadlines = new DeadlineHeap<{ call: PendingCall; attempt: number }>();
   /** Calls settled on the page (aborted) that a worker may still be running, with their grace deadline. */
-  readonly #abandoned = new Map<number, { worker: WorkerHandle; deadline: number }>();
+  readonly #abandoned = new Map<number, { worker: WorkerHandle; deadline: number; culprit: Culprit }>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   #nextCallId = 1;
   #nextWorkerId = 1;
   #restarted = 0;
   #rung = 0;
+  #rerun = 0;
+  #recovered = 0;
+  #quarantined = 0;
   #closed = false;
   #pumping = false;
   #descriptors: Promise<ToolDescriptor[]> | undefined;
@@ -177,7 +230,11 @@ export class WorkerPool {
     this.#concurrency = checkCount('concurrency', options.concurrency ?? DEFAULTS.concurrency, { min: 1 });
     this.#abortGraceMs = checkDuration('abortGraceMs', options.abortGraceMs ?? DEFAULTS.abortGraceMs);
     this.#startTimeoutMs = checkDuration('startTimeoutMs', options.startTimeoutMs ?? DEFAULTS.startTimeoutMs);
-    const network = options.network ?? 'allow';
+    this.#quarantine = new Quarantine(checkCount('quarantineMs', options.quarantineMs ?? DEFAULTS.quarantineMs));
+    this.#quarantineWorkers = checkCount('quarantineWorkers', options.quarantineWorkers ?? DEFAULTS.quarantineWorkers, {
+      min: 1,
+    });
+    const network = options.network ?? 'deny';
     if (network !== 'allow' && network !== 'deny' && typeof network !== 'function') {
       throw new TypeError(`Expected \`network\` to be 'allow', 'deny' or a function, got ${describeValue(network)}`);
     }
@@ -193,7 +250,7 @@ export class WorkerPool {
   }
 
   get stats(): PoolStats {
-    const live = this.#workers.filter((w) => !w.dead);
+    const live = this.#workers.filter((w) => !w.dead && !w.retiring);
     return {
       workers: live.length,
       busy: live.filter((w) => w.load > 0).length,
@@ -201,6 +258,9 @@ export class WorkerPool {
       running: live.reduce((n, w) => n + w.load, 0),
       restarted: this.#restarted,
       rung: this.#rung,
+      rerun: this.#rerun,
+      recovered: this.#recovered,
+      quarantined: this.#quarantined,
     };
   }
 
@@ -283,6 +343,7 @@ export class WorkerPool {
         settled: false,
         worker: undefined,
         attempt: 0,
+        kills: 0,
       };
       this.#calls.set(call.id, call);
       if (options.signal) {
@@ -322,10 +383,12 @@ export class WorkerPool {
     this.#closed = true;
     clearTimeout(this.#timer);
     for (const call of [...this.#calls.values()]) this.#settle(call, new PoolClosedError());
-    for (const worker of this.#workers) worker.terminate('the pool was closed');
+    for (const worker of [...this.#workers, ...this.#isolated]) worker.terminate('the pool was closed');
     this.#workers.length = 0;
+    this.#isolated.length = 0;
     this.#queue.length = 0;
     this.#queueHead = 0;
+    this.#quarantineQueue.length = 0;
   }
 
   // ── dispatch ─────────────────────────────────────────────────────────────────────────────
@@ -348,6 +411,11 @@ export class WorkerPool {
         this.#queueHead++;
         continue;
       }
+      if (this.#quarantine.has(call.toolCall.name)) {
+        this.#queueHead++;
+        this.#quarantineQueue.push(call);
+        continue;
+      }
       const worker = this.#pick();
       if (!worker) break;
       this.#queueHead++;
@@ -357,13 +425,38 @@ export class WorkerPool {
       this.#queue.splice(0, this.#queueHead);
       this.#queueHead = 0;
     }
+    if (this.#quarantineQueue.length > 0) this.#pumpQuarantine();
+  }
+
+  /** Quarantined calls, each alone on an isolated worker. */
+  #pumpQuarantine(): void {
+    const waiting = this.#quarantineQueue;
+    while (waiting.length > 0) {
+      const call = waiting[0] as PendingCall;
+      if (call.settled) {
+        waiting.shift();
+        continue;
+      }
+      let worker = this.#isolated.find((w) => !w.dead && !w.retiring && w.load === 0);
+      if (!worker && this.#isolated.length < this.#quarantineWorkers) {
+        try {
+          worker = this.#spawn(true);
+        } catch {
+          return;
+        }
+      }
+      if (!worker) return;
+      waiting.shift();
+      this.#quarantined++;
+      this.#dispatch(call, worker);
+    }
   }
 
   /** The least-loaded live worker with room; a new one when none is idle and the pool may grow. */
   #pick(): WorkerHandle | undefined {
     let best: WorkerHandle | undefined;
     for (const w of this.#workers) {
-      if (w.dead || w.load >= this.#concurrency) continue;
+      if (w.dead || w.retiring || w.load >= this.#concurrency) continue;
       if (!best || w.load < best.load) best = w;
     }
     if ((!best || best.load > 0) && this.#workers.length < this.#size) {
@@ -408,7 +501,7 @@ export class WorkerPool {
       : {};
   }
 
-  #spawn(): WorkerHandle {
+  #spawn(isolated = false): WorkerHandle {
     const id = this.#nextWorkerId++;
     let handle: WorkerHandle;
     try {
@@ -432,7 +525,7 @@ export class WorkerPool {
       if (call) this.#settle(call, unsendable(call, error));
       this.#pump();
     };
-    this.#workers.push(handle);
+    (isolated ? this.#isolated : this.#workers).push(handle);
     return handle;
   }
 
@@ -458,7 +551,11 @@ export class WorkerPool {
         this.#answerNetwork(handle, message);
         break;
       case 'fatal':
+        handle.finalStarted(message.started);
         this.#retire(handle, message.reason, true);
+        break;
+      case 'stopped':
+        handle.finalStarted(message.started);
         break;
     }
   }
@@ -469,6 +566,10 @@ export class WorkerPool {
       const kind = batch[i] as number;
       const id = batch[i + 1] as number;
       const payload = batch[i + 2];
+      if (kind === OUT_STARTED) {
+        handle.noteStarted(id);
+        continue;
+      }
       const call = this.#calls.get(id);
       if (!call || call.worker !== handle) {
         if (kind !== OUT_DELTA) this.#abandoned.delete(id);
@@ -522,47 +623,95 @@ export class WorkerPool {
     }
   }
 
-  /** Stop a worker and account for every call it held; a fresh worker takes its place. */
-  #retire(handle: WorkerHandle, reason: string, connected: boolean, cause?: PendingCall, causeError?: Error): void {
-    if (handle.dead) return;
-    const unsent = handle.takeUnsent();
-    const { known, ids: unstarted } = handle.unstarted();
-    handle.terminate(reason);
-    const index = this.#workers.indexOf(handle);
-    if (index >= 0) this.#workers.splice(index, 1);
+  /**
+   * Stop a worker and account for every call it held; a fresh worker takes its place. The call
+   * at fault gets its error at once; its tool goes into quarantine. Without shared memory the
+   * worker is first asked what it started (it answers unless it is stuck in a call).
+   */
+  #retire(handle: WorkerHandle, reason: string, connected: boolean, fault: Fault = {}): void {
+    if (handle.dead || handle.retiring) return;
+    handle.retiring = true;
+    const isolated = this.#isolated.includes(handle);
+    for (const list of [this.#workers, this.#isolated]) {
+      const index = list.indexOf(handle);
+      if (index >= 0) list.splice(index, 1);
+    }
     for (const [id, entry] of this.#abandoned) if (entry.worker === handle) this.#abandoned.delete(id);
+    if (fault.call && fault.error) this.#settle(fault.call, fault.error);
+    if (fault.culprit) this.#quarantine.add(fault.culprit.toolName);
+    if (connected) this.#restarted++;
+    // Its replacement starts now, while the calls it held are accounted for.
+    if (connected && !this.#closed) {
+      try {
+        if (!isolated && this.#workers.length < this.#size) this.#spawn();
+      } catch {
+        // #spawn failed what waits if no worker is left to serve it
+      }
+      this.#pump();
+    }
+    if (!connected || handle.shared) {
+      this.#account(handle, reason, connected, fault);
+      return;
+    }
+    handle.stop(STOP_WAIT_MS).then(() => this.#account(handle, reason, connected, fault));
+  }
 
+  #account(handle: WorkerHandle, reason: string, connected: boolean, fault: Fault): void {
+    const unsent = handle.takeUnsent();
+    const unstarted = handle.unstarted();
+    handle.terminate(reason);
     const retry: PendingCall[] = [];
     for (const request of unsent) {
       const call = this.#calls.get(request.id);
       if (call && !call.settled) retry.push(call);
     }
+    const started: PendingCall[] = [];
     for (const [id] of handle.calls) {
       const call = this.#calls.get(id);
       if (!call || call.settled) continue;
-      if (call === cause && causeError) this.#settle(call, causeError);
-      else if (!connected) this.#settle(call, new WorkerStartError({ reason }));
-      else if (known && unstarted.has(id)) retry.push(call);
-      else
-        this.#settle(
-          call,
-          new WorkerCrashedError({ toolName: call.toolCall.name, toolCallId: call.toolCall.id, reason }),
-        );
+      if (!connected) this.#settle(call, new WorkerStartError({ reason }));
+      else if (unstarted.has(id)) {
+        this.#recovered++;
+        delete call.timedOut;
+        retry.push(call);
+      } else if (call.timedOut) this.#settle(call, call.timedOut);
+      else started.push(call);
     }
     handle.calls.clear();
-    if (connected) this.#restarted++;
+    // A crash with no call to blame: each call it was running is a suspect, and runs alone from now on.
+    let culprit = fault.culprit;
+    if (connected && !culprit) {
+      for (const call of started) this.#quarantine.add(call.toolCall.name);
+      const only = started.length === 1 ? started[0] : undefined;
+      if (only) culprit = { toolCallId: only.toolCall.id, toolName: only.toolCall.name };
+    }
+    for (const call of started) {
+      const { id: toolCallId, name: toolName } = call.toolCall;
+      call.kills++;
+      if (call.kills === 1 && handle.idempotent.has(toolName) && culprit?.toolCallId !== toolCallId) {
+        this.#rerun++;
+        retry.push(call);
+        try {
+          call.options.onRerun?.({ toolCallId, reason });
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      } else this.#settle(call, new WorkerCrashedError({ toolName, toolCallId, reason, culprit }));
+    }
     if (!connected && this.#descriptors && this.#workers.length === 0) this.#descriptors = undefined;
 
-    // Calls that never ran go first, in their original order.
+    // Calls that never ran (or run again) go first, in their original order.
     for (const call of retry) call.worker = undefined;
     this.#queue.splice(this.#queueHead, 0, ...retry.sort((a, b) => a.id - b.id));
     if (this.#closed) return;
-    if (connected)
-      this.#spawn(); // keep the pool at strength after a fault
-    else if (retry.length > 0 || this.#queueHead < this.#queue.length) {
-      // A worker that never started: do not loop on a broken script; fail what waits.
-      this.#failQueued(new WorkerStartError({ reason }));
-      return;
+    if (!connected) {
+      if (retry.length > 0 || this.#queueHead < this.#queue.length) {
+        // A worker that never started: do not loop on a broken script; fail what waits.
+        this.#failQueued(new WorkerStartError({ reason }));
+        return;
+      }
     }
     this.#pump();
   }
@@ -587,7 +736,11 @@ export class WorkerPool {
     // Not posted yet: take it back, nothing runs. Posted: ask the tool to stop, and watch.
     if (worker.withdraw(call.id) !== 'sent') return;
     worker.cancel([call.id]);
-    this.#abandoned.set(call.id, { worker, deadline: performance.now() + this.#abortGraceMs });
+    this.#abandoned.set(call.id, {
+      worker,
+      deadline: performance.now() + this.#abortGraceMs,
+      culprit: { toolCallId: call.toolCall.id, toolName: call.toolCall.name },
+    });
     this.#schedule(performance.now() + this.#abortGraceMs);
     this.#pump();
   }
@@ -625,18 +778,19 @@ export class WorkerPool {
     const now = performance.now();
     for (const { call, attempt } of this.#deadlines.expired(now)) {
       if (call.settled || call.attempt !== attempt || !call.worker) continue;
-      const error = new ToolTimeoutError({
-        toolName: call.toolCall.name,
-        toolCallId: call.toolCall.id,
-        timeoutMs: call.timeoutMs,
-      });
-      this.#retire(
-        call.worker,
-        `call ${call.toolCall.id} ('${call.toolCall.name}') timed out after ${call.timeoutMs} ms`,
-        true,
+      const { id: toolCallId, name: toolName } = call.toolCall;
+      const error = new ToolTimeoutError({ toolName, toolCallId, timeoutMs: call.timeoutMs });
+      // Its worker is already being stopped (for another call), and asked what it started: a
+      // call it never started is sent elsewhere; one that ran out of time fails with this.
+      if (call.worker.retiring) {
+        call.timedOut = error;
+        continue;
+      }
+      this.#retire(call.worker, `call ${toolCallId} ('${toolName}') timed out after ${call.timeoutMs} ms`, true, {
         call,
         error,
-      );
+        culprit: { toolCallId, toolName },
+      });
     }
     let nextGrace = Number.POSITIVE_INFINITY;
     for (const [id, entry] of this.#abandoned) {
@@ -644,8 +798,9 @@ export class WorkerPool {
         this.#abandoned.delete(id);
         this.#retire(
           entry.worker,
-          `a cancelled call (${id}) ignored its abort signal for ${this.#abortGraceMs} ms`,
+          `a cancelled call (${entry.culprit.toolCallId}, '${entry.culprit.toolName}') ignored its abort signal for ${this.#abortGraceMs} ms`,
           true,
+          { culprit: entry.culprit },
         );
       } else if (entry.deadline < nextGrace) nextGrace = entry.deadline;
     }
@@ -661,83 +816,4 @@ export class WorkerPool {
     if (error) call.reject(rawReason !== undefined ? (rawReason as Error) : error);
     else call.resolve(result as ToolResult);
   }
-}
-
-function checkToolCall(toolCall: ToolCall): Error | undefined {
-  try {
-    return toolCallProblem(toolCall);
-  } catch (error) {
-    // A proxy or getter that throws while the call is read.
-    return new ToolInputValidationError({
-      issues: [
-        {
-          path: [],
-          message: `the tool call could not be read: ${error instanceof Error ? error.message : String(error)}`,
-        },
-      ],
-      cause: error,
-    });
-  }
-}
-
-function toolCallProblem(toolCall: ToolCall): Error | undefined {
-  const issues = [];
-  if (typeof toolCall !== 'object' || toolCall === null)
-    return new TypeError(`Expected a tool call object, got ${describeValue(toolCall)}`);
-  if (typeof toolCall.id !== 'string')
-    issues.push({ path: ['id'], message: `expected a string, got ${describeValue(toolCall.id)}` });
-  if (typeof toolCall.name !== 'string')
-    issues.push({ path: ['name'], message: `expected a string, got ${describeValue(toolCall.name)}` });
-  if (!isPlainObject(toolCall.args))
-    issues.push({ path: ['args'], message: `expected a plain object, got ${describeValue(toolCall.args)}` });
-  if (issues.length === 0) return undefined;
-  return new ToolInputValidationError({
-    toolName: typeof toolCall.name === 'string' ? toolCall.name : undefined,
-    toolCallId: typeof toolCall.id === 'string' ? toolCall.id : undefined,
-    issues,
-  });
-}
-
-/** Why a worker could not start, as the typed error callers get. */
-function startFailure(error: unknown): WorkerStartError {
-  return new WorkerStartError({ reason: error instanceof Error ? error.message : String(error), cause: error });
-}
-
-/** Throws a TypeError naming the first call option that is wrong (a call's own data is checked when it is sent). */
-function checkCallOptions(options: CallOptions): void {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`Expected call options to be an object, got ${describeValue(options)}`);
-  checkSignal(options.signal);
-  checkCallback(options.onDelta, 'onDelta');
-  checkResultFormat(options.resultFormat);
-}
-
-/** A call whose arguments, state or context cannot be sent to a worker (a function in them, say). */
-function unsendable(call: PendingCall, error: unknown): Error {
-  const o = call.options;
-  const fields: [string, unknown][] = [
-    ['args', call.toolCall.args],
-    ['state', o.state],
-    ['context', o.context],
-  ];
-  const bad = fields.find(([, value]) => {
-    try {
-      structuredClone(value);
-      return false;
-    } catch {
-      return true;
-    }
-  });
-  return new ToolInputValidationError({
-    toolName: call.toolCall.name,
-    toolCallId: call.toolCall.id,
-    issues: [
-      {
-        path: [bad?.[0] ?? 'args'],
-        message: `cannot be sent to a worker: ${error instanceof Error ? error.message : String(error)}`,
-        code: 'not_cloneable',
-      },
-    ],
-    cause: error,
-  });
 }

@@ -1,0 +1,116 @@
+// A storm of calls, innocent and hostile, through pools of 1, 2 and 4 workers: a hostile call
+// costs only itself. Runs in both browser projects: cross-origin isolated (shared memory) and
+// not (the hosted demo, most apps).
+import { describe, expect, it } from 'vitest';
+import { WorkerCrashedError } from '../errors/worker-crashed-error';
+import { createWorkerPool } from './worker-pool';
+
+const N = 1000;
+// The issue's mix of 300 (add 152, sleep 53, boom 48, spin 47), scaled to 1,000.
+const MIX: [string, number][] = [
+  ['add', 507],
+  ['sleep', 177],
+  ['boom', 160],
+  ['spin', 156],
+];
+const INNOCENT = new Set(['add', 'sleep']);
+/** The issue's spin was stopped after 300 ms; 156 of them at that would take 47 s of CPU per storm. */
+const SPIN_TIMEOUT_MS = 30;
+
+function shuffled(seed: number): string[] {
+  const names = MIX.flatMap(([name, count]) => Array.from({ length: count }, () => name));
+  let a = seed;
+  const random = () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = names.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [names[i], names[j]] = [names[j] as string, names[i] as string];
+  }
+  return names;
+}
+
+async function storm(size: number, idempotent: boolean) {
+  const pool = createWorkerPool({
+    worker: () =>
+      // Built into one file by test/built-workers.ts (a worker is started for every spin).
+      idempotent
+        ? new Worker(new URL('../../test/.generated/storm-idempotent.worker.js', import.meta.url), { type: 'module' })
+        : new Worker(new URL('../../test/.generated/storm.worker.js', import.meta.url), { type: 'module' }),
+    size,
+    quarantineWorkers: 2,
+  });
+  const channel = new BroadcastChannel('moat-storm');
+  const started = new Set<string>();
+  const done = new Set<string>();
+  channel.onmessage = (e) => {
+    const [what, id] = (e.data as string).split(':') as [string, string];
+    (what === 'start' ? started : done).add(id);
+  };
+  await pool.warm();
+  const names = shuffled(size * 7919 + (idempotent ? 1 : 0));
+  const settled = new Map<string, number>();
+  const outcomes = await Promise.all(
+    names.map((name, i) => {
+      const id = `${name}-${i}`;
+      const args = name === 'add' ? { a: i, b: 1 } : name === 'sleep' ? { ms: 5 } : {};
+      const options = name === 'spin' ? { timeoutMs: SPIN_TIMEOUT_MS } : { timeoutMs: 10_000 };
+      const count = () => settled.set(id, (settled.get(id) ?? 0) + 1);
+      return pool.call({ id, name, args }, options).then(
+        (value) => {
+          count();
+          return { id, name, ok: true as const, value };
+        },
+        (error: Error) => {
+          count();
+          return { id, name, ok: false as const, error };
+        },
+      );
+    }),
+  );
+  await new Promise((r) => setTimeout(r, 300)); // the last BroadcastChannel reports
+  channel.close();
+  const stats = pool.stats;
+  await pool.close();
+  return { outcomes, settled, started, done, stats };
+}
+
+describe.each([1, 2, 4])(
+  `a storm of ${N} calls, pool of %i (cross-origin isolated: ${crossOriginIsolated})`,
+  (size) => {
+    it.each([false, true])(
+      'idempotent innocents: %s',
+      async (idempotent) => {
+        const { outcomes, settled, started, done, stats } = await storm(size, idempotent);
+        // Every call settles exactly once.
+        expect(settled.size).toBe(N);
+        expect([...settled.values()].every((n) => n === 1)).toBe(true);
+        const innocentFailures = outcomes.filter((o) => INNOCENT.has(o.name) && !o.ok);
+        for (const failure of innocentFailures) {
+          if (failure.ok) continue;
+          // Never a finished call reported failed, never a call that had not started.
+          expect(done.has(failure.id), `${failure.id} finished but was reported failed`).toBe(false);
+          expect(started.has(failure.id), `${failure.id} never started but failed`).toBe(true);
+          // Each names the call that caused its worker to be stopped.
+          expect(failure.error).toBeInstanceOf(WorkerCrashedError);
+          expect((failure.error as WorkerCrashedError).culprit?.toolName).toBe('spin');
+        }
+        if (idempotent) expect(innocentFailures).toEqual([]);
+        // The innocent results are right; the hostile calls fail with their own errors.
+        for (const o of outcomes) {
+          if (o.name === 'add' && o.ok) expect(o.value.content).toBe(String(Number(o.id.split('-')[1]) + 1));
+          if (o.name === 'boom') expect(o.ok ? 'resolved' : o.error.name).toBe('ToolExecutionError');
+          if (o.name === 'spin') expect(o.ok ? 'resolved' : o.error.name).toBe('ToolTimeoutError');
+        }
+        expect(stats.quarantined).toBeGreaterThan(100);
+        console.log(
+          `size ${size}, idempotent ${idempotent}, isolated ${crossOriginIsolated}: innocent failures ${innocentFailures.length}, rerun ${stats.rerun}, recovered ${stats.recovered}, restarted ${stats.restarted}, quarantined ${stats.quarantined}`,
+        );
+      },
+      120_000,
+    );
+  },
+);

@@ -1,0 +1,74 @@
+import { serializeError } from '../src/errors/serialize-error';
+import { ToolOutputError } from '../src/errors/tool-output-error';
+import { type CallRequest, OUT_DELTA, OUT_ERROR, OUT_STARTED, OUT_STRIDE, type OutBatch } from '../src/pool/protocol';
+
+/**
+ * What a worker has for the page and has not posted yet: deltas, results and errors (an
+ * `OutBatch`), and, for a page without shared memory, how many calls have started. Posting is
+ * the server's to time; this keeps the entries, who they answer, and what to do when one of
+ * them cannot be cloned.
+ */
+export class Outbox {
+  readonly #post: (batch: OutBatch) => void;
+  #entries: OutBatch = [];
+  /** The calls whose answer waits here (no longer running): who a failed post was for. */
+  #answered: CallRequest[] = [];
+  /** Calls started, and how many of them the page has been told of (no shared memory only). */
+  started = 0;
+  #reported = 0;
+  readonly #reportStarts: boolean;
+
+  constructor(post: (batch: OutBatch) => void, reportStarts: boolean) {
+    this.#post = post;
+    this.#reportStarts = reportStarts;
+  }
+
+  /** Something the page has not been told: entries, or (without shared memory) started calls. */
+  get pending(): boolean {
+    return this.#entries.length > 0 || (this.#reportStarts && this.started > this.#reported);
+  }
+
+  get hasEntries(): boolean {
+    return this.#entries.length > 0;
+  }
+
+  push(kind: number, call: CallRequest, payload: unknown): void {
+    if (kind !== OUT_DELTA) this.#answered.push(call);
+    this.#entries.push(kind, call.id, payload);
+  }
+
+  /**
+   * Post everything as one message. An entry that cannot be cloned (an artifact, a delta) fails
+   * its call with a `ToolOutputError` (`failed` aborts it if it still runs); the rest still go.
+   */
+  flush(running: (id: number) => CallRequest | undefined, failed: (id: number, error: Error) => void): void {
+    if (this.#reportStarts && this.started > this.#reported) {
+      this.#entries.push(OUT_STARTED, this.started, 0);
+      this.#reported = this.started;
+    }
+    if (this.#entries.length === 0) return;
+    const batch = this.#entries;
+    const answered = this.#answered;
+    this.#entries = [];
+    this.#answered = [];
+    try {
+      this.#post(batch);
+    } catch {
+      for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
+        const [kind, id] = [batch[i] as number, batch[i + 1] as number];
+        try {
+          this.#post([kind, id, batch[i + 2]]);
+        } catch (error) {
+          const what = kind === OUT_DELTA ? 'a streamed delta' : 'its artifact';
+          const call = running(id) ?? answered.find((c) => c.id === id);
+          const failure = new ToolOutputError({
+            ...(call ? { toolName: call.name, toolCallId: call.toolCallId } : {}),
+            reason: `${what} cannot be sent to the page (${error instanceof Error ? error.message : String(error)})`,
+          });
+          failed(id, failure);
+          this.#post([OUT_ERROR, id, serializeError(failure)]);
+        }
+      }
+    }
+  }
+}
