@@ -46,6 +46,15 @@ serveTools([
     },
   }),
   defineTool({
+    name: 'hog_memory',
+    description: 'Allocate memory without end (shows what a time limit does for the page).',
+    input: z.object({}),
+    run: () => {
+      const hoard: number[][] = [];
+      for (;;) hoard.push(new Array(1e6).fill(7));
+    },
+  }),
+  defineTool({
     name: 'fetch_page',
     description: 'Try to fetch a URL (the pool denies the network: this shows the guard).',
     input: z.object({ url: z.string() }),

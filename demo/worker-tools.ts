@@ -86,5 +86,18 @@ export function setUpWorkerTools(): void {
     }
   });
 
+  // A tool that allocates without end: its time limit stops it (and its worker) before it can
+  // take the page down with it; `?hogMs=0` runs it with no limit, which crashes the page.
+  $<HTMLButtonElement>('hog-memory').addEventListener('click', async () => {
+    const limit = Number(new URLSearchParams(location.search).get('hogMs') ?? 1_500);
+    show('a tool is eating memory…');
+    try {
+      await pool.call({ id: id(), name: 'hog_memory', args: {} }, { timeoutMs: limit > 0 ? limit : Infinity });
+      show('it stopped by itself');
+    } catch (error) {
+      show(failure(error));
+    }
+  });
+
   void listFacts();
 }
