@@ -41,16 +41,21 @@ async function cold(worker: () => Worker, first: (pool: WorkerPool) => Promise<u
 const firstResult = (worker: () => Worker) =>
   cold(worker, (pool) => pool.call({ id: 'first', name: 'noop', args: { i: 1 } }));
 
-function throughput(size: number): BenchCase {
+/** Without shared memory: the pool's code path on a page that is not cross-origin isolated. */
+const UNSHARED = { sharedMemory: false };
+const UNSHARED_NOTE =
+  ' Without shared memory (sharedMemory: false): what a page that is not cross-origin isolated gets (timers stay fine-grained here).';
+
+function throughput(size: number, unshared = false): BenchCase {
   return {
-    name: `pool/throughput-${size}`,
+    name: `pool/throughput-${size}${unshared ? '-unshared' : ''}`,
     unit: 'ops/s',
     anchor: 'anchor/postmessage-throughput',
     target: { min: 1 },
     repeat: 9,
-    note: `${IN_FLIGHT.toLocaleString('en-US')} trivial calls in flight through a warm pool of ${size} (batched: one message per worker per tick)`,
+    note: `${IN_FLIGHT.toLocaleString('en-US')} trivial calls in flight through a warm pool of ${size} (batched: one message per worker per tick, results posted before each next call starts)${unshared ? `.${UNSHARED_NOTE}` : ''}`,
     async setup() {
-      const pool = await warmPool(size);
+      const pool = await warmPool(size, unshared ? UNSHARED : {});
       let round = 0;
       return {
         sample: async () => {
@@ -67,15 +72,15 @@ function throughput(size: number): BenchCase {
   };
 }
 
-export const poolCases: BenchCase[] = [
-  {
-    name: 'pool/call-rtt',
+function callRtt(unshared: boolean): BenchCase {
+  return {
+    name: `pool/call-rtt${unshared ? '-unshared' : ''}`,
     unit: 'ms',
     anchor: 'anchor/postmessage-rtt',
     target: { max: 1.3 },
-    note: `one trivial tool call through a warm pool (validated with zod, converted, revived), mean of ${ROUND_TRIPS} sequential calls`,
+    note: `one trivial tool call through a warm pool (validated with zod, converted, revived), mean of ${ROUND_TRIPS} sequential calls${unshared ? `.${UNSHARED_NOTE}` : ''}`,
     async setup() {
-      const pool = await warmPool(1);
+      const pool = await warmPool(1, unshared ? UNSHARED : {});
       return {
         sample: async () =>
           (await time(async () => {
@@ -84,10 +89,72 @@ export const poolCases: BenchCase[] = [
         teardown: () => pool.close(),
       };
     },
-  },
+  };
+}
+
+/** The issue's storm, 1,000 calls: 507 noop, 177 5-ms sleeps, 160 throws, 156 endless loops (stopped after 30 ms). */
+const STORM: [string, number][] = [
+  ['noop', 507],
+  ['sleep', 177],
+  ['boom', 160],
+  ['spin', 156],
+];
+
+function storm(kind: 'calm' | 'storm', unshared: boolean): BenchCase {
+  const names = STORM.flatMap(([name, count]) =>
+    Array.from({ length: count }, () => (kind === 'calm' && (name === 'boom' || name === 'spin') ? 'noop' : name)),
+  );
+  // A fixed interleaving: every 6th or 7th call hostile, as a shuffled storm has them.
+  const order = names.map((name, i) => ({ name, key: (i * 7919) % names.length })).sort((a, b) => a.key - b.key);
+  return {
+    name: `pool/${kind}-1000${unshared ? '-unshared' : ''}`,
+    unit: 'ms',
+    ...(kind === 'storm' ? { anchor: 'pool/calm-1000' } : {}),
+    repeat: 5,
+    warmup: 1,
+    note:
+      kind === 'calm'
+        ? "the storm's 1,000 calls with its hostile ones replaced by trivial ones, through a warm pool of 2: the anchor"
+        : `wall time of 1,000 calls (507 trivial, 177 5-ms sleeps, 160 that throw, 156 endless loops stopped after 30 ms) through a pool of 2 (fresh per sample, quarantine on, 1 quarantine worker) until every call settled${unshared ? `.${UNSHARED_NOTE}` : ''}`,
+    setup() {
+      return {
+        async sample() {
+          const pool = createWorkerPool({ worker: poolWorker, size: 2, ...(unshared ? UNSHARED : {}) });
+          await pool.warm();
+          const elapsed = await time(() =>
+            Promise.allSettled(
+              order.map(({ name }, i) =>
+                pool.call(
+                  {
+                    id: `s${i}`,
+                    name,
+                    args: name === 'noop' ? { i } : name === 'sleep' ? { ms: 5 } : name === 'spin' ? { ms: -1 } : {},
+                  },
+                  { timeoutMs: name === 'spin' ? 30 : 30_000 },
+                ),
+              ),
+            ),
+          );
+          await pool.close();
+          return elapsed;
+        },
+      };
+    },
+  };
+}
+
+export const poolCases: BenchCase[] = [
+  callRtt(false),
+  callRtt(true),
   throughput(1),
   throughput(2),
   throughput(4),
+  throughput(1, true),
+  throughput(2, true),
+  throughput(4, true),
+  storm('calm', false),
+  storm('storm', false),
+  storm('storm', true),
   {
     name: 'pool/cold-start',
     unit: 'ms',
@@ -138,7 +205,8 @@ export const poolCases: BenchCase[] = [
     note: 'a call stuck in while(true) times out: from the timeout to the replacement worker answering a call',
     repeat: 9,
     async setup() {
-      const pool = await warmPool(1, { timeoutMs: 60_000 });
+      // No quarantine: each stuck call must stop the pool's own worker, as the case measures.
+      const pool = await warmPool(1, { timeoutMs: 60_000, quarantineMs: 0 });
       return {
         sample: async () => {
           await pool.call({ id: 'stuck', name: 'spin', args: { ms: -1 } }, { timeoutMs: 30 }).catch(() => {});

@@ -5,7 +5,7 @@ import { oneMegabyteObject } from '../../test/records';
 
 let big: ReturnType<typeof oneMegabyteObject> | undefined;
 
-/** The same three tools, given `{ i: number }`, `{}` and `{ ms: number }` object schemas. */
+/** The same tools, given `{ i: number }`, `{}` and `{ ms: number }` object schemas. */
 export function poolTools(schemas: { number: $ZodType; empty: $ZodType; ms: $ZodType }): ToolDefinition[] {
   return [
     defineTool({
@@ -19,6 +19,20 @@ export function poolTools(schemas: { number: $ZodType; empty: $ZodType; ms: $Zod
       description: 'Return about 1 MB of records.',
       input: schemas.empty,
       run: () => (big ??= oneMegabyteObject()),
+    }),
+    defineTool({
+      name: 'sleep',
+      description: 'Wait ms milliseconds.',
+      input: schemas.ms,
+      run: (args) => new Promise((resolve) => setTimeout(() => resolve('slept'), (args as { ms: number }).ms)),
+    }),
+    defineTool({
+      name: 'boom',
+      description: 'Throw.',
+      input: schemas.empty,
+      run: () => {
+        throw new Error('boom');
+      },
     }),
     defineTool({
       name: 'spin',

@@ -599,7 +599,8 @@ export class WorkerPool {
           : { toolCallId, name, content: payload as string, kind: kind === OUT_JSON ? 'json' : 'text' },
       );
     }
-    this.#pump();
+    // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
+    if (this.#queueHead < this.#queue.length || this.#quarantineQueue.length > 0) this.#pump();
   }
 
   #answerNetwork(handle: WorkerHandle, message: Extract<WorkerToPage, { t: 'net?' }>): void {
