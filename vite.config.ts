@@ -15,6 +15,12 @@ const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+/** Merged over the isolation headers: 'unsafe-none' turns them off (a page without SharedArrayBuffer). */
+const NOT_ISOLATED = { 'Cross-Origin-Opener-Policy': 'unsafe-none', 'Cross-Origin-Embedder-Policy': 'unsafe-none' };
+
+/** The 1,000-call storms (issue #15). */
+const STORM = 'src/pool/storm.browser.test.ts';
+
 /**
  * Serve tool worker scripts whose file name starts with `csp-` with a Content-Security-Policy
  * that closes the network to them, dynamic import() included (see workerContentSecurityPolicy).
@@ -86,7 +92,7 @@ export default defineConfig(({ mode }) => ({
           name: 'browser',
           globalSetup: ['test/probe-server.ts', 'test/model-server/setup.ts', 'test/built-workers.ts'],
           include: ['src/**/*.browser.test.ts', 'worker/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
-          exclude: ['test/**/*.plain.browser.test.ts'],
+          exclude: ['test/**/*.plain.browser.test.ts', STORM],
           browser: {
             enabled: true,
             headless: true,
@@ -104,14 +110,12 @@ export default defineConfig(({ mode }) => ({
         // The same browser tests of the pool, on a page that is NOT cross-origin isolated (no
         // SharedArrayBuffer): what the hosted demo and most apps get.
         extends: true,
-        // Merged over the isolation headers above: 'unsafe-none' turns them off.
-        server: {
-          headers: { 'Cross-Origin-Opener-Policy': 'unsafe-none', 'Cross-Origin-Embedder-Policy': 'unsafe-none' },
-        },
+        server: { headers: NOT_ISOLATED },
         test: {
           name: 'browser-plain',
           globalSetup: ['test/probe-server.ts', 'test/built-workers.ts'],
           include: ['src/pool/**/*.browser.test.ts', 'test/**/*.plain.browser.test.ts'],
+          exclude: [STORM],
           browser: {
             enabled: true,
             headless: true,
@@ -123,6 +127,24 @@ export default defineConfig(({ mode }) => ({
           },
         },
       },
+      // The storms start a worker for every endless loop and keep both cores busy: they run last,
+      // after every test with time limits of its own, isolated and not side by side.
+      ...[false, true].map((plain) => ({
+        extends: true as const,
+        ...(plain ? { server: { headers: NOT_ISOLATED } } : {}),
+        test: {
+          name: plain ? 'storm-plain' : 'storm',
+          globalSetup: ['test/built-workers.ts'],
+          include: [STORM],
+          sequence: { groupOrder: 1 },
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: chromiumLaunchOptions() }),
+            instances: [{ browser: 'chromium' as const }],
+          },
+        },
+      })),
       {
         // A real quota exhaustion: the browser's profile on a small disk (test/small-disk.ts).
         extends: true,

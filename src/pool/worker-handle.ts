@@ -226,9 +226,9 @@ export class WorkerHandle {
   }
 
   /**
-   * Without shared memory: ask the worker to start nothing more and say what it started. Resolves
-   * with the exact count, or undefined after `waitMs` when it does not answer (it is stuck in a
-   * call; every count it posted before has arrived by then).
+   * Ask the worker to start nothing more and to say what it started; it answers after everything
+   * it posted before. Resolves with the exact count, or undefined after `waitMs` when it does not
+   * answer (it is stuck in a call; what it posted before has arrived by then).
    */
   stop(waitMs: number): Promise<number | undefined> {
     if (this.#finalStarted !== undefined) return Promise.resolve(this.#finalStarted);

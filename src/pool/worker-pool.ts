@@ -144,8 +144,8 @@ const DEFAULTS = {
 };
 
 /**
- * Without shared memory, how long the page waits for a worker it stops to say what it started:
- * one that does not answer is stuck in a call, and every count it posted before has arrived.
+ * How long the page waits for a worker it stops to answer (saying, without shared memory, what
+ * it started): one that does not is stuck in a call, and what it posted before has arrived.
  */
 const STOP_WAIT_MS = 50;
 
@@ -626,8 +626,8 @@ export class WorkerPool {
 
   /**
    * Stop a worker and account for every call it held; a fresh worker takes its place. The call
-   * at fault gets its error at once; its tool goes into quarantine. Without shared memory the
-   * worker is first asked what it started (it answers unless it is stuck in a call).
+   * at fault gets its error at once; its tool goes into quarantine. A live worker is first asked
+   * to stop (it answers unless it is stuck in a call), so that what it posted is read first.
    */
   #retire(handle: WorkerHandle, reason: string, connected: boolean, fault: Fault = {}): void {
     if (handle.dead || handle.retiring) return;
@@ -650,10 +650,13 @@ export class WorkerPool {
       }
       this.#pump();
     }
-    if (!connected || handle.shared) {
+    if (!connected || handle.dead) {
       this.#account(handle, reason, connected, fault);
       return;
     }
+    // Asked to stop, the worker starts nothing more and answers after everything it posted
+    // before (results a busy page has not read yet are not lost with it); stuck, it does not
+    // answer, and what it posted has arrived by the time the wait ends.
     handle.stop(STOP_WAIT_MS).then(() => this.#account(handle, reason, connected, fault));
   }
 
