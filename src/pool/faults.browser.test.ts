@@ -457,9 +457,11 @@ describe('describing the tools', () => {
   });
 
   it('waits for a worker busy with a long call to describe, without stopping it or the call', async () => {
-    pool = testPool({ size: 1, startTimeoutMs: 300 });
+    // The start itself must fit in startTimeoutMs (a dev-server worker takes ~0.5 s to start on a
+    // loaded machine); the call then outlasts it.
+    pool = testPool({ size: 1, startTimeoutMs: 1_500 });
     await pool.warm();
-    const long = pool.call(call('spin', { ms: 1_000 }));
+    const long = pool.call(call('spin', { ms: 2_500 }));
     await new Promise((r) => setTimeout(r, 50));
     const specs = await pool.specs();
     expect(specs.map((s) => s.name)).toContain('spin');
@@ -479,10 +481,11 @@ describe('describing the tools', () => {
   });
 
   it('stops a worker that does not answer describe within startTimeoutMs; specs() rejects, calls go on', async () => {
-    pool = createWorkerPool({ worker: describeFaults('hang'), size: 1, startTimeoutMs: 500 });
+    // Long enough for the worker to start on a loaded machine; describe() then never answers.
+    pool = createWorkerPool({ worker: describeFaults('hang'), size: 1, startTimeoutMs: 2_000 });
     const error = await pool.specs().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkerStartError);
-    expect((error as Error).message).toMatch(/no answer to describe\(\) within 500 ms/);
+    expect((error as Error).message).toMatch(/no answer to describe\(\) within 2000 ms/);
     expect(pool.stats.restarted).toBe(1);
     expect(resultValue(await pool.call(call('add', { a: 2, b: 3 })))).toBe(5);
   });
