@@ -1,9 +1,7 @@
 /// <reference lib="webworker" />
 import { expose } from 'comlink';
-import { describeValue, MoatError } from '../src/errors/moat-error';
+import { describeValue } from '../src/errors/moat-error';
 import { serializeError } from '../src/errors/serialize-error';
-import { ToolError } from '../src/errors/tool-error';
-import { ToolExecutionError } from '../src/errors/tool-execution-error';
 import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
 import { type Doorbell, doorbellOf, readCalls } from '../src/pool/doorbell';
 import {
@@ -34,21 +32,17 @@ import { executeTool } from './execute-tool';
 import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-guard';
 import { Outbox } from './outbox';
 import {
-  apply,
   atomicsLoad,
   atomicsStore,
   atomicsWait,
   construct,
-  defineProperty,
-  getPrototypeOf,
-  hasOwn,
   mapDeleteOf,
   mapGetOf,
   mapSetOf,
   OriginalPromise,
-  workerGlobal,
-  workerPostMessage,
 } from './primordials';
+import { takePostMessage, watchForDeath } from './realm-locks';
+import { asToolError, RunningCall } from './running-call';
 
 /**
  * Serve these tools to a Moat worker pool: call it once, at the top level of the worker module.
@@ -412,84 +406,4 @@ class ToolServer {
       this.#parking = false;
     }
   }
-}
-
-/**
- * A call being run. Its `AbortController` is made only when the tool looks at its signal (most
- * never do); an abort that comes first is kept and applied then.
- */
-class RunningCall {
-  readonly call: CallRequest;
-  #controller: AbortController | undefined;
-  #aborted = false;
-  #reason: unknown;
-
-  constructor(call: CallRequest) {
-    this.call = call;
-  }
-
-  get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#reason);
-    }
-    return this.#controller.signal;
-  }
-
-  abort(reason: unknown): void {
-    if (this.#controller) this.#controller.abort(reason);
-    else if (!this.#aborted) {
-      this.#aborted = true;
-      this.#reason = reason;
-    }
-  }
-}
-
-/** Our own errors pass with the call's name and id filled in; anything else is a ToolExecutionError. */
-function asToolError(error: unknown, call: CallRequest): Error {
-  if (ToolError.isInstance(error)) {
-    const e = error as ToolError & { toolName?: string; toolCallId?: string };
-    if (e.toolName === undefined) Object.assign(e, { toolName: call.name });
-    if (e.toolCallId === undefined) Object.assign(e, { toolCallId: call.toolCallId });
-    return e;
-  }
-  if (MoatError.isInstance(error)) return error as Error;
-  return new ToolExecutionError({ toolName: call.name, toolCallId: call.toolCallId, cause: error });
-}
-
-/**
- * Take the worker's `postMessage` for the server alone: the global and prototype ones are
- * replaced (locked) by one that refuses, so tool code cannot post to the page.
- */
-function takePostMessage(): (message: WorkerToPage) => void {
-  // The postMessage taken when moat/worker was evaluated: tool code that ran since cannot have
-  // slipped its own in (through Function.prototype.bind, say).
-  const refuse = function postMessage() {
-    throw new TypeError('Tools cannot post messages to the page: return a result, or use runtime.emit');
-  };
-  for (let p: object | null = workerGlobal; p && p !== Object.prototype; p = getPrototypeOf(p)) {
-    if (p === workerGlobal || hasOwn(p, 'postMessage')) {
-      defineProperty(p, 'postMessage', { value: refuse, writable: false, configurable: false });
-    }
-  }
-  return (message) => {
-    apply(workerPostMessage, workerGlobal, [message]);
-  };
-}
-
-let watching = false;
-/** Tell the page before the worker goes: `self.close()` (patched, locked) and uncaught errors. */
-function watchForDeath(notify: (reason: string) => void): void {
-  if (watching) return;
-  watching = true;
-  const originalClose = self.close.bind(self);
-  const close = function close() {
-    notify('the worker closed itself (self.close())');
-    originalClose();
-  };
-  for (let p: object | null = self; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    if (p === self || Object.hasOwn(p, 'close'))
-      Object.defineProperty(p, 'close', { value: close, writable: false, configurable: false });
-  }
-  self.addEventListener('error', (event) => notify(`an uncaught error: ${event.message || String(event.error)}`));
 }

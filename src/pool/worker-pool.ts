@@ -1,5 +1,5 @@
 import { describeValue, MoatError } from '../errors/moat-error';
-import { checkCount, checkDuration } from '../errors/option-checks';
+import { checkDuration } from '../errors/option-checks';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
 import { reviveError, type SerializedError } from '../errors/serialize-error';
@@ -10,10 +10,18 @@ import type { ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import { checkCallOptions, checkToolCall, startFailure, unsendable } from './call-checks';
 import { DeadlineHeap } from './deadline-heap';
+import { answerNetwork, networkWire } from './network-answers';
+import {
+  type CallOptions,
+  type CallOutcome,
+  type NetworkPolicy,
+  type PoolStats,
+  resolvePoolOptions,
+  type WorkerPoolOptions,
+} from './pool-options';
 import {
   type CallRequest,
   type CallResult,
-  type NetworkPolicyWire,
   OUT_DELTA,
   OUT_ERROR,
   OUT_JSON,
@@ -21,99 +29,12 @@ import {
   OUT_STARTED,
   OUT_STRIDE,
   type OutBatch,
-  type ResultFormat,
   type ToolDescriptor,
   type WorkerToPage,
 } from './protocol';
 import { Quarantine } from './quarantine';
 import type { ToolResult } from './tool-result';
 import { WorkerHandle } from './worker-handle';
-
-/** Which URLs tool code may reach: all, none, or those the function allows (evaluated on the page). */
-export type NetworkPolicy = 'allow' | 'deny' | ((url: string, api: string) => boolean);
-
-export interface WorkerPoolOptions {
-  /** Makes one tool worker: `() => new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' })`. */
-  worker: () => Worker;
-  /** Workers at most. Default: `navigator.hardwareConcurrency - 1`, at least 1. */
-  size?: number;
-  /** Per-call time limit from the moment the call is sent to a worker. Default 30,000 ms. */
-  timeoutMs?: number;
-  /** Calls waiting for a worker, at most; one more is a `PoolQueueFullError`. Default 100,000. */
-  maxQueue?: number;
-  /**
-   * Calls one worker holds at once (they run concurrently if they await). Default 64. More lets
-   * a batch carry more calls; fewer limits what a worker that must be stopped takes with it.
-   */
-  concurrency?: number;
-  /** After an abort, how long a tool may take to honour its signal before its worker is stopped. Default 500 ms. */
-  abortGraceMs?: number;
-  /** How long a new worker may take to answer the handshake. Default 10,000 ms. */
-  startTimeoutMs?: number;
-  /** Network access for tool code. Default `'deny'`: a tool reaches nothing unless you say so. */
-  network?: NetworkPolicy;
-  /**
-   * How long a tool that timed out or crashed its worker stays in quarantine, where each of its
-   * calls runs alone on a worker of its own. Default 60,000 ms; 0 turns quarantine off.
-   */
-  quarantineMs?: number;
-  /** Workers for quarantined calls, beyond `size` (each runs one call at a time). Default 1. */
-  quarantineWorkers?: number;
-  /**
-   * The IndexedDB database tools get as `runtime.store` (open the same name on the page with
-   * `openIndexedDBStore` to share it). Without it, `runtime.store` is undefined.
-   */
-  store?: string;
-  /**
-   * Share memory with the workers (a started-calls counter, synchronous network answers) when the
-   * page is cross-origin isolated. Default true; false never does. Without it, calls held by a
-   * stopped worker all fail with `WorkerCrashedError` (none is known not to have started), and
-   * a `network` function can only check fetch-like requests.
-   */
-  sharedMemory?: boolean;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Overrides the pool's `timeoutMs` for this call. */
-  timeoutMs?: number;
-  /** The caller's state; each tool receives the part it declared. */
-  state?: unknown;
-  /** Run-level data for the tool (`runtime.context`). */
-  context?: unknown;
-  /** How a non-string result becomes text. Default `'string'` (strings as they are, the rest as JSON). */
-  resultFormat?: ResultFormat;
-  /** Each piece of output the tool emits, as it arrives. */
-  onDelta?: (delta: unknown, toolCallId: string) => void;
-  /**
-   * The call is being run again (another call's fault stopped its worker while it ran, and its
-   * tool is idempotent): output seen so far may come again.
-   */
-  onRerun?: (info: { toolCallId: string; reason: string }) => void;
-}
-
-export type CallOutcome = { status: 'fulfilled'; value: ToolResult } | { status: 'rejected'; reason: Error };
-
-export interface PoolStats {
-  /** Workers alive (starting or connected). */
-  workers: number;
-  /** Workers holding at least one call. */
-  busy: number;
-  /** Calls waiting for a worker. */
-  queued: number;
-  /** Calls sent to workers and not settled. */
-  running: number;
-  /** Workers stopped and replaced after a timeout, crash or ignored abort. */
-  restarted: number;
-  /** Calls handed to an idle worker through shared memory (the doorbell) rather than by message. */
-  rung: number;
-  /** Calls that had started on a stopped worker and ran again elsewhere (idempotent tools). */
-  rerun: number;
-  /** Calls a stopped worker had not started, sent to another worker instead of failing. */
-  recovered: number;
-  /** Calls run in quarantine (alone, on a worker of their own). */
-  quarantined: number;
-}
 
 interface PendingCall {
   id: number;
@@ -133,15 +54,7 @@ interface PendingCall {
   removeAbortListener?: () => void;
 }
 
-const DEFAULTS = {
-  timeoutMs: 30_000,
-  maxQueue: 100_000,
-  concurrency: 64,
-  abortGraceMs: 500,
-  startTimeoutMs: 10_000,
-  quarantineMs: 60_000,
-  quarantineWorkers: 1,
-};
+export type { CallOptions, CallOutcome, NetworkPolicy, PoolStats, WorkerPoolOptions } from './pool-options';
 
 /**
  * How long the page waits for a worker it stops to answer (saying, without shared memory, what
@@ -217,36 +130,19 @@ export class WorkerPool {
   #declaredState: Map<string, ToolDescriptor['state']> | undefined;
 
   constructor(options: WorkerPoolOptions) {
-    if (typeof options?.worker !== 'function') {
-      throw new TypeError(
-        `Expected \`worker\` to be a function that makes a Worker, got ${describeValue(options?.worker)}`,
-      );
-    }
-    this.#make = options.worker;
-    const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
-    this.#size = checkCount('size', options.size ?? Math.max(1, cores - 1), { min: 1 });
-    this.#timeoutMs = checkDuration('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs);
-    this.#maxQueue = checkCount('maxQueue', options.maxQueue ?? DEFAULTS.maxQueue, { infinite: true });
-    this.#concurrency = checkCount('concurrency', options.concurrency ?? DEFAULTS.concurrency, { min: 1 });
-    this.#abortGraceMs = checkDuration('abortGraceMs', options.abortGraceMs ?? DEFAULTS.abortGraceMs);
-    this.#startTimeoutMs = checkDuration('startTimeoutMs', options.startTimeoutMs ?? DEFAULTS.startTimeoutMs);
-    this.#quarantine = new Quarantine(checkCount('quarantineMs', options.quarantineMs ?? DEFAULTS.quarantineMs));
-    this.#quarantineWorkers = checkCount('quarantineWorkers', options.quarantineWorkers ?? DEFAULTS.quarantineWorkers, {
-      min: 1,
-    });
-    const network = options.network ?? 'deny';
-    if (network !== 'allow' && network !== 'deny' && typeof network !== 'function') {
-      throw new TypeError(`Expected \`network\` to be 'allow', 'deny' or a function, got ${describeValue(network)}`);
-    }
-    this.#network = network;
-    if (options.store !== undefined && (typeof options.store !== 'string' || options.store === '')) {
-      throw new TypeError(`Expected \`store\` to be an IndexedDB database name, got ${describeValue(options.store)}`);
-    }
-    this.#store = options.store;
-    this.#shared =
-      options.sharedMemory !== false &&
-      typeof SharedArrayBuffer === 'function' &&
-      globalThis.crossOriginIsolated === true;
+    const o = resolvePoolOptions(options);
+    this.#make = o.make;
+    this.#size = o.size;
+    this.#timeoutMs = o.timeoutMs;
+    this.#maxQueue = o.maxQueue;
+    this.#concurrency = o.concurrency;
+    this.#abortGraceMs = o.abortGraceMs;
+    this.#startTimeoutMs = o.startTimeoutMs;
+    this.#quarantine = new Quarantine(o.quarantineMs);
+    this.#quarantineWorkers = o.quarantineWorkers;
+    this.#network = o.network;
+    this.#store = o.store;
+    this.#shared = o.shared;
   }
 
   get stats(): PoolStats {
@@ -507,8 +403,8 @@ export class WorkerPool {
     try {
       const worker = this.#make();
       const config = this.#store
-        ? { network: this.#networkWire(), store: { name: this.#store } }
-        : { network: this.#networkWire() };
+        ? { network: networkWire(this.#network, this.#shared), store: { name: this.#store } }
+        : { network: networkWire(this.#network, this.#shared) };
       handle = new WorkerHandle(id, worker, config, this.#events, this.#startTimeoutMs, this.#shared);
     } catch (error) {
       // The factory itself threw: fail what is queued rather than spin.
@@ -529,11 +425,6 @@ export class WorkerPool {
     return handle;
   }
 
-  #networkWire(): NetworkPolicyWire {
-    if (this.#network === 'allow' || this.#network === 'deny') return { mode: this.#network };
-    return this.#shared ? { mode: 'ask', answers: new SharedArrayBuffer(4) } : { mode: 'ask' };
-  }
-
   // ── results and faults ───────────────────────────────────────────────────────────────────
 
   readonly #events = {
@@ -548,7 +439,7 @@ export class WorkerPool {
     }
     switch (message?.t) {
       case 'net?':
-        this.#answerNetwork(handle, message);
+        answerNetwork(this.#network, handle, message);
         break;
       case 'fatal':
         handle.finalStarted(message.started);
@@ -601,27 +492,6 @@ export class WorkerPool {
     }
     // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
     if (this.#queueHead < this.#queue.length || this.#quarantineQueue.length > 0) this.#pump();
-  }
-
-  #answerNetwork(handle: WorkerHandle, message: Extract<WorkerToPage, { t: 'net?' }>): void {
-    let allow = false;
-    if (typeof this.#network === 'function') {
-      try {
-        allow = this.#network(message.url, message.api) === true;
-      } catch {
-        allow = false;
-      }
-    } else {
-      allow = this.#network === 'allow';
-    }
-    const answers = handle.networkAnswers;
-    if (message.slot !== undefined && answers) {
-      const view = new Int32Array(answers);
-      Atomics.store(view, message.slot, allow ? 1 : 2);
-      Atomics.notify(view, message.slot);
-    } else {
-      handle.post({ t: 'net', ask: message.ask, allow });
-    }
   }
 
   /**

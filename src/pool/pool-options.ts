@@ -1,0 +1,156 @@
+/**
+ * What a pool is given, checked: the options, their defaults, and the call options and
+ * figures it reports. A bad option is a `TypeError` that names it, thrown by `createWorkerPool`.
+ */
+import { describeValue } from '../errors/moat-error';
+import { checkCount, checkDuration } from '../errors/option-checks';
+import type { ResultFormat } from './protocol';
+import type { ToolResult } from './tool-result';
+
+/** Which URLs tool code may reach: all, none, or those the function allows (evaluated on the page). */
+export type NetworkPolicy = 'allow' | 'deny' | ((url: string, api: string) => boolean);
+
+export interface WorkerPoolOptions {
+  /** Makes one tool worker: `() => new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' })`. */
+  worker: () => Worker;
+  /** Workers at most. Default: `navigator.hardwareConcurrency - 1`, at least 1. */
+  size?: number;
+  /** Per-call time limit from the moment the call is sent to a worker. Default 30,000 ms. */
+  timeoutMs?: number;
+  /** Calls waiting for a worker, at most; one more is a `PoolQueueFullError`. Default 100,000. */
+  maxQueue?: number;
+  /**
+   * Calls one worker holds at once (they run concurrently if they await). Default 64. More lets
+   * a batch carry more calls; fewer limits what a worker that must be stopped takes with it.
+   */
+  concurrency?: number;
+  /** After an abort, how long a tool may take to honour its signal before its worker is stopped. Default 500 ms. */
+  abortGraceMs?: number;
+  /** How long a new worker may take to answer the handshake. Default 10,000 ms. */
+  startTimeoutMs?: number;
+  /** Network access for tool code. Default `'deny'`: a tool reaches nothing unless you say so. */
+  network?: NetworkPolicy;
+  /**
+   * How long a tool that timed out or crashed its worker stays in quarantine, where each of its
+   * calls runs alone on a worker of its own. Default 60,000 ms; 0 turns quarantine off.
+   */
+  quarantineMs?: number;
+  /** Workers for quarantined calls, beyond `size` (each runs one call at a time). Default 1. */
+  quarantineWorkers?: number;
+  /**
+   * The IndexedDB database tools get as `runtime.store` (open the same name on the page with
+   * `openIndexedDBStore` to share it). Without it, `runtime.store` is undefined.
+   */
+  store?: string;
+  /**
+   * Share memory with the workers (a started-calls counter, synchronous network answers) when the
+   * page is cross-origin isolated. Default true; false never does. Without it, calls held by a
+   * stopped worker all fail with `WorkerCrashedError` (none is known not to have started), and
+   * a `network` function can only check fetch-like requests.
+   */
+  sharedMemory?: boolean;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the pool's `timeoutMs` for this call. */
+  timeoutMs?: number;
+  /** The caller's state; each tool receives the part it declared. */
+  state?: unknown;
+  /** Run-level data for the tool (`runtime.context`). */
+  context?: unknown;
+  /** How a non-string result becomes text. Default `'string'` (strings as they are, the rest as JSON). */
+  resultFormat?: ResultFormat;
+  /** Each piece of output the tool emits, as it arrives. */
+  onDelta?: (delta: unknown, toolCallId: string) => void;
+  /**
+   * The call is being run again (another call's fault stopped its worker while it ran, and its
+   * tool is idempotent): output seen so far may come again.
+   */
+  onRerun?: (info: { toolCallId: string; reason: string }) => void;
+}
+
+export type CallOutcome = { status: 'fulfilled'; value: ToolResult } | { status: 'rejected'; reason: Error };
+
+export interface PoolStats {
+  /** Workers alive (starting or connected). */
+  workers: number;
+  /** Workers holding at least one call. */
+  busy: number;
+  /** Calls waiting for a worker. */
+  queued: number;
+  /** Calls sent to workers and not settled. */
+  running: number;
+  /** Workers stopped and replaced after a timeout, crash or ignored abort. */
+  restarted: number;
+  /** Calls handed to an idle worker through shared memory (the doorbell) rather than by message. */
+  rung: number;
+  /** Calls that had started on a stopped worker and ran again elsewhere (idempotent tools). */
+  rerun: number;
+  /** Calls a stopped worker had not started, sent to another worker instead of failing. */
+  recovered: number;
+  /** Calls run in quarantine (alone, on a worker of their own). */
+  quarantined: number;
+}
+
+export const DEFAULTS = {
+  timeoutMs: 30_000,
+  maxQueue: 100_000,
+  concurrency: 64,
+  abortGraceMs: 500,
+  startTimeoutMs: 10_000,
+  quarantineMs: 60_000,
+  quarantineWorkers: 1,
+};
+
+/** The options with their defaults, checked. */
+export interface PoolConfig {
+  make: () => Worker;
+  size: number;
+  timeoutMs: number;
+  maxQueue: number;
+  concurrency: number;
+  abortGraceMs: number;
+  startTimeoutMs: number;
+  quarantineMs: number;
+  quarantineWorkers: number;
+  network: NetworkPolicy;
+  store: string | undefined;
+  /** The page can share memory with the workers (and may). */
+  shared: boolean;
+}
+
+export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
+  if (typeof options?.worker !== 'function') {
+    throw new TypeError(
+      `Expected \`worker\` to be a function that makes a Worker, got ${describeValue(options?.worker)}`,
+    );
+  }
+  const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
+  const network = options.network ?? 'deny';
+  if (network !== 'allow' && network !== 'deny' && typeof network !== 'function') {
+    throw new TypeError(`Expected \`network\` to be 'allow', 'deny' or a function, got ${describeValue(network)}`);
+  }
+  if (options.store !== undefined && (typeof options.store !== 'string' || options.store === '')) {
+    throw new TypeError(`Expected \`store\` to be an IndexedDB database name, got ${describeValue(options.store)}`);
+  }
+  return {
+    make: options.worker,
+    size: checkCount('size', options.size ?? Math.max(1, cores - 1), { min: 1 }),
+    timeoutMs: checkDuration('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs),
+    maxQueue: checkCount('maxQueue', options.maxQueue ?? DEFAULTS.maxQueue, { infinite: true }),
+    concurrency: checkCount('concurrency', options.concurrency ?? DEFAULTS.concurrency, { min: 1 }),
+    abortGraceMs: checkDuration('abortGraceMs', options.abortGraceMs ?? DEFAULTS.abortGraceMs),
+    startTimeoutMs: checkDuration('startTimeoutMs', options.startTimeoutMs ?? DEFAULTS.startTimeoutMs),
+    quarantineMs: checkCount('quarantineMs', options.quarantineMs ?? DEFAULTS.quarantineMs),
+    quarantineWorkers: checkCount('quarantineWorkers', options.quarantineWorkers ?? DEFAULTS.quarantineWorkers, {
+      min: 1,
+    }),
+    network,
+    store: options.store,
+    shared:
+      options.sharedMemory !== false &&
+      typeof SharedArrayBuffer === 'function' &&
+      globalThis.crossOriginIsolated === true,
+  };
+}
