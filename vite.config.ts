@@ -18,6 +18,16 @@ const isolationHeaders = {
 /** Merged over the isolation headers: 'unsafe-none' turns them off (a page without SharedArrayBuffer). */
 const NOT_ISOLATED = { 'Cross-Origin-Opener-Policy': 'unsafe-none', 'Cross-Origin-Embedder-Policy': 'unsafe-none' };
 
+/** Vitest browser mode in headless Chromium (test/chromium.ts says which). */
+function chromium(contextOptions: { permissions?: string[] } = {}) {
+  return {
+    enabled: true,
+    headless: true,
+    provider: playwright({ launchOptions: chromiumLaunchOptions(), contextOptions }),
+    instances: [{ browser: 'chromium' as const }],
+  };
+}
+
 /** The 1,000-call storms (issue #15). */
 const STORM = 'src/pool/storm.browser.test.ts';
 
@@ -93,17 +103,9 @@ export default defineConfig(({ mode }) => ({
           globalSetup: ['test/probe-server.ts', 'test/model-server/setup.ts', 'test/built-workers.ts'],
           include: ['src/**/*.browser.test.ts', 'worker/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
           exclude: ['test/**/*.plain.browser.test.ts', STORM],
-          browser: {
-            enabled: true,
-            headless: true,
-            // Notifications allowed, so that a tool's notification icon really would be fetched
-            // (the network tests check that the guard stops it).
-            provider: playwright({
-              launchOptions: chromiumLaunchOptions(),
-              contextOptions: { permissions: ['notifications'] },
-            }),
-            instances: [{ browser: 'chromium' }],
-          },
+          // Notifications allowed, so that a tool's notification icon really would be fetched
+          // (the network tests check that the guard stops it).
+          browser: chromium({ permissions: ['notifications'] }),
         },
       },
       {
@@ -116,15 +118,7 @@ export default defineConfig(({ mode }) => ({
           globalSetup: ['test/probe-server.ts', 'test/built-workers.ts'],
           include: ['src/pool/**/*.browser.test.ts', 'test/**/*.plain.browser.test.ts'],
           exclude: [STORM],
-          browser: {
-            enabled: true,
-            headless: true,
-            provider: playwright({
-              launchOptions: chromiumLaunchOptions(),
-              contextOptions: { permissions: ['notifications'] },
-            }),
-            instances: [{ browser: 'chromium' }],
-          },
+          browser: chromium({ permissions: ['notifications'] }),
         },
       },
       // The storms start a worker for every endless loop and keep both cores busy: they run last,
@@ -137,12 +131,7 @@ export default defineConfig(({ mode }) => ({
           globalSetup: ['test/built-workers.ts'],
           include: [STORM],
           sequence: { groupOrder: 1 },
-          browser: {
-            enabled: true,
-            headless: true,
-            provider: playwright({ launchOptions: chromiumLaunchOptions() }),
-            instances: [{ browser: 'chromium' as const }],
-          },
+          browser: chromium(),
         },
       })),
       {

@@ -2,16 +2,15 @@ import { describeValue } from '../errors/moat-error';
 import { checkCount } from '../errors/option-checks';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import { EventQueue } from '../invoker/event-queue';
-import { defaultErrorText, ToolInvoker } from '../invoker/tool-invoker';
+import { ToolInvoker } from '../invoker/tool-invoker';
 import type { ToolTurn } from '../invoker/tool-turn';
 import type { ToolEvent } from '../invoker/types';
-import { toolMessage } from '../messages/constructors';
 import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messages/types';
 import { checkSettings } from '../models/settings';
 import type { ChatModel, ModelSettings } from '../models/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Checkpointer } from '../store/checkpointer';
-import { claimsOf, deniedMessage, interruptedMessage, verdictFor } from './approvals';
+import { claimsOf, deniedMessage, failedMessage, interruptedMessage, verdictFor } from './approvals';
 import { checkStreamOptions, newThreadId, parseInput } from './input';
 import { Thread, threadMemory } from './thread';
 import type { AgentEvent, AgentInput, AgentOptions, AgentResult, AgentStopReason, AgentStreamOptions } from './types';
@@ -370,15 +369,7 @@ export class Agent {
 }
 
 function notFound(call: ToolCall, emit: (event: AgentEvent) => void): ToolMessage {
-  const error = new ToolNotFoundError({ toolName: call.name, toolCallId: call.id, available: [] });
-  const message = toolMessage({
-    toolCallId: call.id,
-    name: call.name,
-    content: defaultErrorText(error),
-    status: 'error',
-  });
-  emit({ type: 'tool-error', toolCallId: call.id, error, message });
-  return message;
+  return failedMessage(call, new ToolNotFoundError({ toolName: call.name, toolCallId: call.id, available: [] }), emit);
 }
 
 /**

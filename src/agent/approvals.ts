@@ -34,7 +34,11 @@ export function deniedMessage(
   reason: string | undefined,
   emit: (event: AgentEvent) => void,
 ): ToolMessage {
-  const error = new ToolDeniedError({ toolName: call.name, toolCallId: call.id, reason });
+  return failedMessage(call, new ToolDeniedError({ toolName: call.name, toolCallId: call.id, reason }), emit);
+}
+
+/** A call that did not run, as the error result the model reads, with its `tool-error` event. */
+export function failedMessage(call: ToolCall, error: Error, emit: (event: AgentEvent) => void): ToolMessage {
   const message = toolMessage({
     toolCallId: call.id,
     name: call.name,

@@ -1,28 +1,16 @@
 /// <reference lib="webworker" />
-// Tools for the agent's browser tests: math, a failure, a slow one, and one that needs approval.
+// Tools for the agent's browser tests: math (the seed tools'), a failure, a slow one, and one that
+// needs approval.
 import { defineTool, serveTools } from 'moat/worker';
 import * as z from 'zod/mini';
+import { seedTools } from '../seed-tools';
 import { sleep } from '../sleep';
 
 /** Tell the test page a call really ran (exactly-once checks). */
 const runs = new BroadcastChannel('moat-agent-runs');
 
 serveTools([
-  defineTool({
-    name: 'multiply',
-    description: 'Multiply two numbers.',
-    input: z.object({ a: z.number(), b: z.number() }),
-    run: async ({ a, b }) => {
-      await sleep(20);
-      return a * b;
-    },
-  }),
-  defineTool({
-    name: 'add',
-    description: 'Add two numbers.',
-    input: z.object({ a: z.number(), b: z.number() }),
-    run: ({ a, b }) => a + b,
-  }),
+  ...seedTools.filter((t) => t.name === 'multiply' || t.name === 'add'),
   defineTool({
     name: 'fail',
     description: 'Always fails.',
