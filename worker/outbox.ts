@@ -28,10 +28,6 @@ export class Outbox {
     return this.#entries.length > 0 || (this.#reportStarts && this.started > this.#reported);
   }
 
-  get hasEntries(): boolean {
-    return this.#entries.length > 0;
-  }
-
   push(kind: number, call: CallRequest, payload: unknown): void {
     if (kind !== OUT_DELTA) this.#answered.push(call);
     this.#entries.push(kind, call.id, payload);

@@ -23,9 +23,4 @@ export class Quarantine {
     this.#until.delete(toolName);
     return false;
   }
-
-  /** The tools in quarantine now. */
-  get tools(): string[] {
-    return [...this.#until.keys()].filter((name) => this.has(name));
-  }
 }
