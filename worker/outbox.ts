@@ -17,10 +17,23 @@ export class Outbox {
   started = 0;
   #reported = 0;
   readonly #reportStarts: boolean;
+  readonly #running: (id: number) => CallRequest | undefined;
+  readonly #failed: (id: number, error: Error) => void;
 
-  constructor(post: (batch: OutBatch) => void, reportStarts: boolean) {
+  /**
+   * `running` finds a call still running; `failed` is told of a call whose entry could not be
+   * posted (it aborts the call if it still runs).
+   */
+  constructor(
+    post: (batch: OutBatch) => void,
+    reportStarts: boolean,
+    running: (id: number) => CallRequest | undefined,
+    failed: (id: number, error: Error) => void,
+  ) {
     this.#post = post;
     this.#reportStarts = reportStarts;
+    this.#running = running;
+    this.#failed = failed;
   }
 
   /** Something the page has not been told: entries, or (without shared memory) started calls. */
@@ -35,35 +48,40 @@ export class Outbox {
 
   /**
    * Post everything as one message. An entry that cannot be cloned (an artifact, a delta) fails
-   * its call with a `ToolOutputError` (`failed` aborts it if it still runs); the rest still go.
+   * its call with a `ToolOutputError`; the rest still go.
    */
-  flush(running: (id: number) => CallRequest | undefined, failed: (id: number, error: Error) => void): void {
+  flush(): void {
     if (this.#reportStarts && this.started > this.#reported) {
       this.#entries.push(OUT_STARTED, this.started, 0);
       this.#reported = this.started;
     }
-    if (this.#entries.length === 0) return;
     const batch = this.#entries;
+    if (batch.length === 0) return;
+    try {
+      // Cloned as it is posted: the arrays can be emptied and used again (one flush per call).
+      this.#post(batch);
+      batch.length = 0;
+      this.#answered.length = 0;
+      return;
+    } catch {
+      // one of the entries cannot be cloned: below
+    }
     const answered = this.#answered;
     this.#entries = [];
     this.#answered = [];
-    try {
-      this.#post(batch);
-    } catch {
-      for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
-        const [kind, id] = [batch[i] as number, batch[i + 1] as number];
-        try {
-          this.#post([kind, id, batch[i + 2]]);
-        } catch (error) {
-          const what = kind === OUT_DELTA ? 'a streamed delta' : 'its artifact';
-          const call = running(id) ?? answered.find((c) => c.id === id);
-          const failure = new ToolOutputError({
-            ...(call ? { toolName: call.name, toolCallId: call.toolCallId } : {}),
-            reason: `${what} cannot be sent to the page (${error instanceof Error ? error.message : String(error)})`,
-          });
-          failed(id, failure);
-          this.#post([OUT_ERROR, id, serializeError(failure)]);
-        }
+    for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
+      const [kind, id] = [batch[i] as number, batch[i + 1] as number];
+      try {
+        this.#post([kind, id, batch[i + 2]]);
+      } catch (error) {
+        const what = kind === OUT_DELTA ? 'a streamed delta' : 'its artifact';
+        const call = this.#running(id) ?? answered.find((c) => c.id === id);
+        const failure = new ToolOutputError({
+          ...(call ? { toolName: call.name, toolCallId: call.toolCallId } : {}),
+          reason: `${what} cannot be sent to the page (${error instanceof Error ? error.message : String(error)})`,
+        });
+        this.#failed(id, failure);
+        this.#post([OUT_ERROR, id, serializeError(failure)]);
       }
     }
   }

@@ -161,7 +161,15 @@ class ToolServer {
     this.#tools = tools;
     this.#specs = specs;
     this.#started = config.started ? new Int32Array(config.started) : undefined;
-    this.#outbox = new Outbox(post, this.#started === undefined);
+    this.#outbox = new Outbox(
+      post,
+      this.#started === undefined,
+      (id) => this.#running.get(id)?.call,
+      (id, failure) => {
+        this.#running.get(id)?.abort(failure);
+        this.#running.delete(id);
+      },
+    );
     if (config.doorbell) this.#bell = doorbellOf(config.doorbell);
     this.#storeName = config.store?.name;
     setNetworkPolicy(config.network, this.#asker(config));
@@ -351,13 +359,7 @@ class ToolServer {
     this.#flushScheduled = false;
     if (!this.#outbox.pending) return;
     this.#parkSoon();
-    this.#outbox.flush(
-      (id) => this.#running.get(id)?.call,
-      (id, failure) => {
-        this.#running.get(id)?.abort(failure);
-        this.#running.delete(id);
-      },
-    );
+    this.#outbox.flush();
   }
 
   #post(message: WorkerToPage): void {
