@@ -6,7 +6,7 @@ import { addScenario, requestsOf, type Scenario } from '../../test/model-server/
 import { ModelHTTPError } from '../errors/model-http-error';
 import { ModelNetworkError } from '../errors/model-network-error';
 import { ModelStreamError } from '../errors/model-stream-error';
-import { aiMessage, toolMessage, userMessage } from '../messages/constructors';
+import { toolMessage, userMessage } from '../messages/constructors';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { StreamPart } from '../stream/stream-part';
 import { anthropic } from './anthropic';
@@ -160,16 +160,19 @@ describe.each(Object.keys(clients))('%s client', (name) => {
   });
 
   it('does not retry a 400, and says what the server refused', async () => {
-    // Gemini refuses a model turn with no parts; the others, a tool result that answers no call;
-    // Ollama checks neither, so its scenario has no turn to give (a 400 in Ollama's shape).
+    // Gemini refuses a function response with no name; the others, a tool result that answers no
+    // call; Ollama checks neither, so its scenario has no turn to give (a 400 in Ollama's shape).
     const id = await scenario({ turns: name === 'ollama' ? [] : [{ text: 'x' }] });
     const history =
       name === 'gemini'
-        ? [userMessage('hi'), aiMessage({ content: '' }), userMessage('x')]
+        ? [userMessage('hi'), toolMessage({ toolCallId: 'nope', name: '', content: '1' })]
         : [userMessage('hi'), toolMessage({ toolCallId: 'nope', name: 'multiply', content: '1' })];
     const failed = drain(make(id), { messages: history });
     await expect(failed).rejects.toMatchObject({ name: 'ModelHTTPError', status: 400, retryable: false });
-    const said = { gemini: 'parts', ollama: 'no turn 0', anthropic: 'tool_use_id' } as Record<string, string>;
+    const said = { gemini: 'Name cannot be empty', ollama: 'no turn 0', anthropic: 'tool_use_id' } as Record<
+      string,
+      string
+    >;
     await expect(failed).rejects.toThrow(said[name] ?? 'tool');
     expect(await requestsOf(url, id)).toHaveLength(1);
   });

@@ -99,7 +99,7 @@ export interface AnthropicRequest {
  * `tool_result` blocks in a user turn (`is_error` from the status), consecutive results and a
  * following user text merged into one turn, signed thinking blocks sent back before tool calls.
  * An invalid tool call goes back as a `tool_use` with empty input, so its error result has a call
- * to answer.
+ * to answer. An empty answer is left out (Anthropic refuses an assistant turn with no content).
  *
  * @example const { system, messages } = toAnthropic(history)
  */
@@ -140,7 +140,8 @@ export function toAnthropic(history: readonly Message[]): AnthropicRequest {
         for (const c of m.toolCalls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.args });
         for (const c of m.invalidToolCalls)
           content.push({ type: 'tool_use', id: c.id, name: c.name ?? 'unknown', input: {} });
-        messages.push({ role: 'assistant', content });
+        // An empty answer (the model said nothing) is left out: Anthropic refuses an empty turn.
+        if (content.length > 0) messages.push({ role: 'assistant', content });
         break;
       }
     }

@@ -156,7 +156,8 @@ export function toGemini(history: readonly Message[]): GeminiRequest {
           if (signature) part.thoughtSignature = signature;
           parts.push(part);
         }
-        contents.push({ role: 'model', parts });
+        // An empty answer (the model said nothing) is left out: Gemini refuses a turn with no parts.
+        if (parts.length > 0) contents.push({ role: 'model', parts });
         break;
       }
     }

@@ -385,6 +385,23 @@ describe('history → requests', () => {
     });
   });
 
+  it('toAnthropic and toGemini leave out an empty answer, which those APIs refuse', () => {
+    const history = [userMessage('hi'), aiMessage({ content: '' }), userMessage('hello?')];
+    expect(toAnthropic(history).messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'text', text: 'hello?' },
+        ],
+      },
+    ]);
+    expect(toGemini(history).contents).toEqual([
+      { role: 'user', parts: [{ text: 'hi' }] },
+      { role: 'user', parts: [{ text: 'hello?' }] },
+    ]);
+  });
+
   it('toOllama', () => {
     expect(toOllama(history).slice(2, 4)).toEqual([
       {

@@ -220,9 +220,9 @@ function gemini(body: Obj): string | undefined {
     if (parts.length === 0) return `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.`;
     for (const [j, rawPart] of parts.entries()) {
       const p = obj(rawPart);
-      if (p.functionResponse !== undefined && typeof obj(p.functionResponse).name !== 'string')
+      if (p.functionResponse !== undefined && !nonEmpty(obj(p.functionResponse).name))
         return `* GenerateContentRequest.contents[${i}].parts[${j}].function_response.name: Name cannot be empty.`;
-      if (p.functionCall !== undefined && typeof obj(p.functionCall).name !== 'string')
+      if (p.functionCall !== undefined && !nonEmpty(obj(p.functionCall).name))
         return `* GenerateContentRequest.contents[${i}].parts[${j}].function_call.name: Name cannot be empty.`;
     }
   }
@@ -234,6 +234,10 @@ function gemini(body: Obj): string | undefined {
     }
   }
   return undefined;
+}
+
+function nonEmpty(value: unknown): boolean {
+  return typeof value === 'string' && value !== '';
 }
 
 function ollama(body: Obj): string | undefined {
