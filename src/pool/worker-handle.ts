@@ -233,8 +233,19 @@ export class WorkerHandle {
   stop(waitMs: number): Promise<number | undefined> {
     if (this.#finalStarted !== undefined) return Promise.resolve(this.#finalStarted);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), waitMs);
+      let answered = false;
+      const timer = setTimeout(() => {
+        // A timer may run before messages that wait in the page's queue (a busy page): a message
+        // of the page's own, queued now, is read after everything the worker posted before.
+        const channel = new MessageChannel();
+        channel.port2.onmessage = () => {
+          channel.port2.close();
+          if (!answered) resolve(undefined);
+        };
+        channel.port1.postMessage(null);
+      }, waitMs);
       this.#onStopped = (count) => {
+        answered = true;
         clearTimeout(timer);
         resolve(count);
       };
