@@ -263,18 +263,13 @@ export class Agent {
           case 'tool-call': {
             const call = part.toolCall;
             emit({ type: 'tool-call', toolCall: call });
-            const spec = specs.get(call.name);
-            // Without a policy the spec decides, synchronously (no await per call).
-            const verdict = this.#approve
-              ? await verdictFor(this.#approve, call, {
-                  spec,
-                  messages: thread.messages,
-                  state: thread.state,
-                  context: options.context,
-                })
-              : spec?.needsApproval
-                ? ({ ask: true } as const)
-                : ({ run: true } as const);
+            const decided = verdictFor(this.#approve, call, {
+              spec: specs.get(call.name),
+              messages: thread.messages,
+              state: thread.state,
+              context: options.context,
+            });
+            const verdict = decided instanceof Promise ? await decided : decided;
             if ('ask' in verdict) held.push(call);
             else if ('denied' in verdict) own.push(deniedMessage(call, verdict.denied, emit));
             else if (this.#eager) start(call);

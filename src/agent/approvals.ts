@@ -10,22 +10,26 @@ import type { AgentEvent, AgentOptions, ApprovalContext } from './types';
 /** What happens to a call: it runs, waits for a person, or is refused with a reason. */
 export type Verdict = { run: true } | { ask: true } | { denied: string | undefined };
 
-/** The agent's policy for one call (default: ask when the spec says `needsApproval`). */
-export async function verdictFor(
+/**
+ * The agent's policy for one call. Without an `approve` function the spec decides (ask when it
+ * says `needsApproval`), synchronously: no await per call on the streaming path.
+ */
+export function verdictFor(
   approve: AgentOptions['approve'],
   call: ToolCall,
   ctx: ApprovalContext,
-): Promise<Verdict> {
+): Verdict | Promise<Verdict> {
   if (!approve) return ctx.spec?.needsApproval ? { ask: true } : { run: true };
-  const answer = await approve(call, ctx);
-  if (answer === true) return { run: true };
-  if (answer === 'ask') return { ask: true };
-  if (answer === false) return { denied: undefined };
-  if (isPlainObject(answer) && answer.approved === false)
-    return { denied: typeof answer.reason === 'string' ? answer.reason : undefined };
-  throw new TypeError(
-    `The agent's approve() must answer true, false, 'ask' or { approved: false, reason }, got ${describeValue(answer)} for call ${call.id}`,
-  );
+  return Promise.resolve(approve(call, ctx)).then((answer) => {
+    if (answer === true) return { run: true };
+    if (answer === 'ask') return { ask: true };
+    if (answer === false) return { denied: undefined };
+    if (isPlainObject(answer) && answer.approved === false)
+      return { denied: typeof answer.reason === 'string' ? answer.reason : undefined };
+    throw new TypeError(
+      `The agent's approve() must answer true, false, 'ask' or { approved: false, reason }, got ${describeValue(answer)} for call ${call.id}`,
+    );
+  });
 }
 
 /** The error message a refused call becomes (the model reads the reason), with its event. */
