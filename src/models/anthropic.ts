@@ -2,8 +2,7 @@ import { toAnthropic, toAnthropicTools } from '../providers/anthropic';
 import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { AnthropicDecoder } from '../stream/decoders/anthropic-decoder';
-import { bodyOf, joinURL, post, transport } from './http';
-import { modelStream } from './model-stream';
+import { joinURL, streamOverHTTP, transport } from './http';
 import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
 
@@ -43,17 +42,11 @@ export function anthropic(options: AnthropicOptions): ChatModel {
     stream(input) {
       const request = resolveRequest(defaults, input);
       const body = anthropicBody(model, request);
-      return modelStream(provider, request.signal, async (signal) => {
-        const response = await post(t, {
-          provider,
-          url: joinURL(baseURL, 'v1/messages'),
-          headers,
-          body,
-          signal,
-          secrets: apiKey ? [apiKey] : [],
-        });
-        return decodeWith(new AnthropicDecoder(), bodyOf(response), { signal });
-      });
+      return streamOverHTTP(
+        t,
+        { provider, url: joinURL(baseURL, 'v1/messages'), headers, body, apiKey, signal: request.signal },
+        (bytes, signal) => decodeWith(new AnthropicDecoder(), bytes, { signal }),
+      );
     },
   };
 }

@@ -2,8 +2,7 @@ import { toGemini, toGeminiTools } from '../providers/gemini';
 import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { GeminiDecoder } from '../stream/decoders/gemini-decoder';
-import { bodyOf, joinURL, post, transport } from './http';
-import { modelStream } from './model-stream';
+import { joinURL, streamOverHTTP, transport } from './http';
 import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
 
@@ -33,17 +32,18 @@ export function gemini(options: GeminiOptions): ChatModel {
     stream(input) {
       const request = resolveRequest(defaults, input);
       const body = geminiBody(request);
-      return modelStream(provider, request.signal, async (signal) => {
-        const response = await post(t, {
+      return streamOverHTTP(
+        t,
+        {
           provider,
           url: joinURL(baseURL, `models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`),
           headers: apiKey ? { 'x-goog-api-key': apiKey } : {},
           body,
-          signal,
-          secrets: apiKey ? [apiKey] : [],
-        });
-        return decodeWith(new GeminiDecoder(), bodyOf(response), { signal });
-      });
+          apiKey,
+          signal: request.signal,
+        },
+        (bytes, signal) => decodeWith(new GeminiDecoder(), bytes, { signal }),
+      );
     },
   };
 }

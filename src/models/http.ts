@@ -2,7 +2,8 @@ import { describeValue } from '../errors/moat-error';
 import { isRetryableStatus, ModelHTTPError } from '../errors/model-http-error';
 import { ModelNetworkError } from '../errors/model-network-error';
 import { checkCount, checkDuration } from '../errors/option-checks';
-import type { HttpClientOptions } from './types';
+import { modelStream, type OpenedStream } from './model-stream';
+import type { HttpClientOptions, ModelStream } from './types';
 
 /** The retry policy and transport one client uses, checked once when the client is made. */
 export interface Transport {
@@ -139,12 +140,35 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * One streamed model request over HTTP: POST (with the retries above) once the stream is read,
+ * then `decode` the response's bytes. The API key is kept out of every error.
+ */
+export function streamOverHTTP(
+  t: Transport,
+  request: {
+    provider: string;
+    url: string;
+    headers: Record<string, string>;
+    body: unknown;
+    apiKey: string | undefined;
+    signal: AbortSignal | undefined;
+  },
+  decode: (bytes: ReadableStream<Uint8Array>, signal: AbortSignal) => OpenedStream,
+): ModelStream {
+  const { provider, url, headers, body, apiKey } = request;
+  return modelStream(provider, request.signal, async (signal) => {
+    const response = await post(t, { provider, url, headers, body, signal, secrets: apiKey ? [apiKey] : [] });
+    return decode(bodyOf(response), signal);
+  });
+}
+
 /** Join a base URL and a path with exactly one slash between them. */
 export function joinURL(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
 /** A successful response's body stream (a 200 without one is an empty answer). */
-export function bodyOf(response: Response): ReadableStream<Uint8Array> {
+function bodyOf(response: Response): ReadableStream<Uint8Array> {
   return response.body ?? new ReadableStream({ start: (c) => c.close() });
 }

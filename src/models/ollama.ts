@@ -2,8 +2,7 @@ import { toOllama, toOllamaTools } from '../providers/ollama';
 import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { OllamaDecoder } from '../stream/decoders/ollama-decoder';
-import { bodyOf, joinURL, post, transport } from './http';
-import { modelStream } from './model-stream';
+import { joinURL, streamOverHTTP, transport } from './http';
 import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
 
@@ -31,17 +30,11 @@ export function ollama(options: OllamaOptions): ChatModel {
     stream(input) {
       const request = resolveRequest(defaults, input);
       const body = ollamaBody(options.model, request);
-      return modelStream(provider, request.signal, async (signal) => {
-        const response = await post(t, {
-          provider,
-          url: joinURL(baseURL, 'api/chat'),
-          headers: {},
-          body,
-          signal,
-          secrets: [],
-        });
-        return decodeWith(new OllamaDecoder(), bodyOf(response), { framing: 'ndjson', signal });
-      });
+      return streamOverHTTP(
+        t,
+        { provider, url: joinURL(baseURL, 'api/chat'), headers: {}, body, apiKey: undefined, signal: request.signal },
+        (bytes, signal) => decodeWith(new OllamaDecoder(), bytes, { framing: 'ndjson', signal }),
+      );
     },
   };
 }

@@ -6,8 +6,8 @@ import { decodeWith } from '../stream/decode-stream';
 import { OpenAIChatDecoder } from '../stream/decoders/openai-chat-decoder';
 import { OpenAIResponsesDecoder } from '../stream/decoders/openai-responses-decoder';
 import type { StreamPart } from '../stream/stream-part';
-import { bodyOf, joinURL, post, transport } from './http';
-import { modelStream, type OpenedStream } from './model-stream';
+import { joinURL, streamOverHTTP, transport } from './http';
+import { modelStream } from './model-stream';
 import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings, ToolChoice } from './types';
 
@@ -75,19 +75,19 @@ export function openAICompatible(options: OpenAICompatibleOptions): ChatModel {
           return { [Symbol.asyncIterator]: () => parts(), message: () => decoder.finish() };
         });
       }
-      return modelStream(provider, request.signal, async (signal): Promise<OpenedStream> => {
-        const response = await post(t, {
+      return streamOverHTTP(
+        t,
+        {
           provider,
           url: joinURL(baseURL, api === 'chat' ? 'chat/completions' : 'responses'),
           headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
           body,
-          signal,
-          secrets: apiKey ? [apiKey] : [],
-        });
-        return decodeWith(api === 'chat' ? new OpenAIChatDecoder() : new OpenAIResponsesDecoder(), bodyOf(response), {
-          signal,
-        });
-      });
+          apiKey,
+          signal: request.signal,
+        },
+        (bytes, signal) =>
+          decodeWith(api === 'chat' ? new OpenAIChatDecoder() : new OpenAIResponsesDecoder(), bytes, { signal }),
+      );
     },
   };
 }
