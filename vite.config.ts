@@ -31,6 +31,9 @@ function chromium(contextOptions: { permissions?: string[] } = {}) {
 /** The 1,000-call storms (issue #15). */
 const STORM = 'src/pool/storm.browser.test.ts';
 
+/** Measures the page's responsiveness: runs alone (the 'quiet' project). */
+const QUIET = 'src/pool/responsive.browser.test.ts';
+
 /**
  * Serve tool worker scripts whose file name starts with `csp-` with a Content-Security-Policy
  * that closes the network to them, dynamic import() included (see workerContentSecurityPolicy).
@@ -102,7 +105,7 @@ export default defineConfig(({ mode }) => ({
           name: 'browser',
           globalSetup: ['test/probe-server.ts', 'test/model-server/setup.ts', 'test/built-workers.ts'],
           include: ['src/**/*.browser.test.ts', 'worker/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
-          exclude: ['test/**/*.plain.browser.test.ts', STORM],
+          exclude: ['test/**/*.plain.browser.test.ts', STORM, QUIET],
           // Notifications allowed, so that a tool's notification icon really would be fetched
           // (the network tests check that the guard stops it).
           browser: chromium({ permissions: ['notifications'] }),
@@ -117,8 +120,17 @@ export default defineConfig(({ mode }) => ({
           name: 'browser-plain',
           globalSetup: ['test/probe-server.ts', 'test/built-workers.ts'],
           include: ['src/pool/**/*.browser.test.ts', 'test/**/*.plain.browser.test.ts'],
-          exclude: [STORM],
+          exclude: [STORM, QUIET],
           browser: chromium({ permissions: ['notifications'] }),
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'quiet',
+          include: [QUIET],
+          sequence: { groupOrder: 1 },
+          browser: chromium(),
         },
       },
       // The storms start a worker for every endless loop and keep both cores busy: they run last,
@@ -130,7 +142,7 @@ export default defineConfig(({ mode }) => ({
           name: plain ? 'storm-plain' : 'storm',
           globalSetup: ['test/built-workers.ts'],
           include: [STORM],
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           browser: chromium(),
         },
       })),
