@@ -304,6 +304,27 @@ describe('approvals', () => {
     expect(ran).toEqual(['add 2 2', 'delete groceries']);
   });
 
+  it('shows a saved thread as a UI restores it: messages, pending calls, and the thread list', async () => {
+    const checkpointer = createMemoryCheckpointer();
+    const agent = agentWith(deleting(), { checkpointer });
+    expect(await agent.thread('nothing')).toBeUndefined();
+    await agent.run('delete it', { threadId: 'r1' });
+    const snapshot = await agentWith(deleting(), { checkpointer }).thread('r1');
+    expect(snapshot).toMatchObject({
+      threadId: 'r1',
+      pendingApprovals: [{ name: 'delete_note', args: { key: 'groceries' } }],
+    });
+    expect(snapshot?.messages[0]).toMatchObject({ role: 'user', content: 'delete it' });
+    expect(snapshot?.updatedAt).toBeTypeOf('number');
+    await sleep(5);
+    await agent.run('hello', { threadId: 'r2' });
+    expect((await agent.threads()).map((t) => t.threadId)).toEqual(['r2', 'r1']);
+    await agent.deleteThread('r1');
+    expect((await agent.threads()).map((t) => t.threadId)).toEqual(['r2']);
+    expect(await agent.thread('r1')).toBeUndefined();
+    await expect(agent.thread('' as string)).rejects.toThrow(/Expected a thread id/);
+  });
+
   it('a denied call becomes an error message with the reason', async () => {
     ran.length = 0;
     const agent = agentWith(deleting());

@@ -10,10 +10,19 @@ import { checkSettings } from '../models/settings';
 import type { ChatModel, ModelSettings } from '../models/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Checkpointer } from '../store/checkpointer';
+import type { ThreadSummary } from '../store/thread-summary';
 import { claimsOf, deniedMessage, failedMessage, interruptedMessage, verdictFor } from './approvals';
 import { checkStreamOptions, newThreadId, parseInput } from './input';
 import { Thread, threadMemory } from './thread';
-import type { AgentEvent, AgentInput, AgentOptions, AgentResult, AgentStopReason, AgentStreamOptions } from './types';
+import type {
+  AgentEvent,
+  AgentInput,
+  AgentOptions,
+  AgentResult,
+  AgentStopReason,
+  AgentStreamOptions,
+  ThreadSnapshot,
+} from './types';
 
 /**
  * An agent: a model, tools in workers, and threads that survive a reload. One `for await` drives
@@ -136,6 +145,34 @@ export class Agent {
       }
     }
     throw new Error('The agent stopped without finishing');
+  }
+
+  /**
+   * A saved thread as a UI restores it (after a reload, say): its messages, state and the calls
+   * that wait for a decision. `undefined` when the checkpointer has none by that id.
+   */
+  async thread(threadId: string): Promise<ThreadSnapshot | undefined> {
+    if (typeof threadId !== 'string' || threadId === '')
+      throw new TypeError(`Expected a thread id, got ${describeValue(threadId)}`);
+    const thread = await Thread.load(this.#checkpointer, threadId);
+    if (thread.savedAt === undefined) return undefined;
+    return {
+      threadId,
+      messages: thread.messages,
+      state: thread.state,
+      pendingApprovals: thread.pending,
+      updatedAt: thread.savedAt,
+    };
+  }
+
+  /** The saved threads, the most recently written first. */
+  threads(): Promise<ThreadSummary[]> {
+    return this.#checkpointer.threads();
+  }
+
+  /** Forget a thread (all its checkpoints). */
+  deleteThread(threadId: string): Promise<void> {
+    return this.#checkpointer.delete(threadId);
   }
 
   #loadSpecs(): Promise<Map<string, ToolSpec>> {

@@ -9,4 +9,5 @@ export type {
   ApprovalContext,
   ApprovalDecision,
   ApprovalPolicyAnswer,
+  ThreadSnapshot,
 } from './types';

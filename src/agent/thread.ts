@@ -2,6 +2,7 @@ import { CheckpointError } from '../errors/checkpoint-error';
 import { isPlainObject, type JSONValue } from '../json/json-value';
 import type { Message, ToolCall } from '../messages/types';
 import type { Checkpoint, Checkpointer } from '../store/checkpointer';
+import { byRecency } from '../store/thread-summary';
 
 /**
  * A conversation as the agent holds it between steps: the messages, the state, and the calls
@@ -33,6 +34,11 @@ export class Thread {
     this.running = callsIn(meta.running, id);
     this.#lastId = from?.id;
     this.#lastAt = from?.at ?? 0;
+  }
+
+  /** When the thread was last saved; `undefined` for a thread never saved. */
+  get savedAt(): number | undefined {
+    return this.#lastId === undefined ? undefined : this.#lastAt;
   }
 
   static async load(checkpointer: Checkpointer, id: string): Promise<Thread> {
@@ -87,6 +93,8 @@ export function threadMemory(): Checkpointer {
       const last = threads.get(threadId);
       return last ? [last] : [];
     },
+    threads: async () =>
+      byRecency([...threads.values()].map((c) => ({ threadId: c.threadId, updatedAt: c.createdAt }))),
     delete: async (threadId) => {
       threads.delete(threadId);
     },

@@ -94,6 +94,17 @@ export interface AgentResult {
   pendingApprovals?: ToolCall[];
 }
 
+/** A saved thread (`agent.thread(id)`). */
+export interface ThreadSnapshot {
+  threadId: string;
+  messages: Message[];
+  state: Record<string, unknown>;
+  /** Calls waiting for a decision: resume with `stream({ approvals }, { threadId })`. */
+  pendingApprovals: ToolCall[];
+  /** When it was last saved (ms since the epoch). */
+  updatedAt: number;
+}
+
 /** Everything a run does, in order. Tool events are the invoker's (`tool-started` … `tool-error`). */
 export type AgentEvent =
   | { type: 'text-delta'; delta: string }

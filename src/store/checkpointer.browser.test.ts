@@ -44,6 +44,23 @@ function contract(name: string, make: () => Checkpointer) {
       cp.close();
     });
 
+    it('lists its threads, the most recently written first', async () => {
+      const cp = make();
+      expect(await cp.threads()).toEqual([]);
+      await cp.put('old', checkpoint('old', 'a', 5));
+      await cp.put('new', checkpoint('new', 'a', 7));
+      await cp.put('old', checkpoint('old', 'b', 9, 'a'));
+      await cp.put('tie', checkpoint('tie', 'a', 7));
+      expect(await cp.threads()).toEqual([
+        { threadId: 'old', updatedAt: 9 },
+        { threadId: 'new', updatedAt: 7 },
+        { threadId: 'tie', updatedAt: 7 },
+      ]);
+      await cp.delete('old');
+      expect((await cp.threads()).map((t) => t.threadId)).toEqual(['new', 'tie']);
+      cp.close();
+    });
+
     it('refuses a checkpoint of another thread or with non-JSON state', async () => {
       const cp = make();
       await expect(cp.put('t1', checkpoint('t2', 'x', 1))).rejects.toThrow(/belongs to thread `'t2'`/);
@@ -60,6 +77,22 @@ contract('createMemoryCheckpointer', () => createMemoryCheckpointer());
 contract('openIndexedDBCheckpointer', () => openIndexedDBCheckpointer(`moat-cp-${crypto.randomUUID()}`));
 
 describe('openIndexedDBCheckpointer', () => {
+  it('opens a database written by schema 1 and lists its threads', async () => {
+    const name = `moat-cp-${crypto.randomUUID()}`;
+    const v1 = await openDB(name, 1, {
+      upgrade(database) {
+        database.createObjectStore('checkpoints', { keyPath: ['threadId', 'id'] }).createIndex('thread', 'threadId');
+      },
+    });
+    const { messages: _m, ...rest } = checkpoint('t', 'a', 4);
+    await v1.put('checkpoints', { ...rest, messages: [{ role: 'user', content: 'hi' }] });
+    v1.close();
+    const cp = openIndexedDBCheckpointer(name);
+    expect(await cp.threads()).toEqual([{ threadId: 't', updatedAt: 4 }]);
+    expect((await cp.get('t'))?.messages).toEqual([userMessage('hi')]);
+    cp.close();
+  });
+
   it('reports a malformed stored checkpoint as CheckpointError', async () => {
     const name = `moat-cp-${crypto.randomUUID()}`;
     const cp = openIndexedDBCheckpointer(name);

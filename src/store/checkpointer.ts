@@ -6,6 +6,9 @@ import { findNonJSON, isPlainObject, type JSONValue } from '../json/json-value';
 import { messageFromJSON, messageToJSON } from '../messages/message-json';
 import type { Message } from '../messages/types';
 import { toStoreError } from './indexeddb-store';
+import { byRecency, type ThreadSummary } from './thread-summary';
+
+export type { ThreadSummary } from './thread-summary';
 
 /** One saved step of a conversation thread. */
 export interface Checkpoint {
@@ -38,6 +41,8 @@ export interface Checkpointer {
   get(threadId: string): Promise<Checkpoint | undefined>;
   /** Newest first. */
   list(threadId: string, options?: ListCheckpointsOptions): Promise<Checkpoint[]>;
+  /** Every thread with a checkpoint, the most recently written first (a list of conversations). */
+  threads(): Promise<ThreadSummary[]>;
   /** Every checkpoint of the thread. */
   delete(threadId: string): Promise<void>;
   close(): void;
@@ -163,6 +168,14 @@ export function createMemoryCheckpointer(): Checkpointer {
       checkListOptions(options);
       return listFrom(structuredClone([...(threads.get(checkId(threadId, 'the thread id'))?.values() ?? [])]), options);
     },
+    async threads() {
+      return byRecency(
+        [...threads].map(([threadId, thread]) => ({
+          threadId,
+          updatedAt: Math.max(...[...thread.values()].map((c) => c.createdAt)),
+        })),
+      );
+    },
     async delete(threadId) {
       threads.delete(checkId(threadId, 'the thread id'));
     },
@@ -170,7 +183,8 @@ export function createMemoryCheckpointer(): Checkpointer {
   };
 }
 
-const CHECKPOINT_SCHEMA_VERSION = 1;
+/** 1: checkpoints by [threadId, id], indexed by thread. 2: also indexed by time (for `threads()`). */
+const CHECKPOINT_SCHEMA_VERSION = 2;
 
 /**
  * Checkpoints in IndexedDB: a reload (or another tab) finds the thread where it stood.
@@ -184,9 +198,12 @@ export function openIndexedDBCheckpointer(name: string): Checkpointer {
   let db: Promise<IDBPDatabase<unknown>> | undefined;
   const open = () => {
     db ??= openDB(name, CHECKPOINT_SCHEMA_VERSION, {
-      upgrade(database) {
-        const store = database.createObjectStore('checkpoints', { keyPath: ['threadId', 'id'] });
-        store.createIndex('thread', 'threadId');
+      upgrade(database, oldVersion, _newVersion, tx) {
+        if (oldVersion < 1) {
+          const store = database.createObjectStore('checkpoints', { keyPath: ['threadId', 'id'] });
+          store.createIndex('thread', 'threadId');
+        }
+        if (oldVersion < 2) tx.objectStore('checkpoints').createIndex('time', 'createdAt');
       },
       blocking(_current, _next, event) {
         (event.target as IDBDatabase).close();
@@ -223,6 +240,18 @@ export function openIndexedDBCheckpointer(name: string): Checkpointer {
       checkListOptions(options);
       return guard(async () => listFrom(await ofThread(threadId), options));
     },
+    // Keys only, newest first: the first time a thread's id appears is its newest checkpoint.
+    threads: () =>
+      guard(async () => {
+        const seen = new Map<string, number>();
+        let cursor = await (await open()).transaction('checkpoints').store.index('time').openKeyCursor(null, 'prev');
+        while (cursor) {
+          const [threadId] = cursor.primaryKey as [string, string];
+          if (!seen.has(threadId)) seen.set(threadId, cursor.key as number);
+          cursor = await cursor.continue();
+        }
+        return byRecency([...seen].map(([threadId, updatedAt]) => ({ threadId, updatedAt })));
+      }),
     delete: (threadId) =>
       guard(async () => {
         const database = await open();

@@ -3,6 +3,7 @@ export {
   type Checkpointer,
   createMemoryCheckpointer,
   type ListCheckpointsOptions,
+  type ThreadSummary,
   openIndexedDBCheckpointer,
 } from './checkpointer';
 export { openIndexedDBStore, STORE_MIGRATIONS, STORE_SCHEMA_VERSION } from './indexeddb-store';
