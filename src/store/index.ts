@@ -3,8 +3,8 @@ export {
   type Checkpointer,
   createMemoryCheckpointer,
   type ListCheckpointsOptions,
-  type ThreadSummary,
   openIndexedDBCheckpointer,
+  type ThreadSummary,
 } from './checkpointer';
 export { openIndexedDBStore, STORE_MIGRATIONS, STORE_SCHEMA_VERSION } from './indexeddb-store';
 export { createMemoryStore } from './memory-store';
