@@ -1,7 +1,11 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunchOptions } from './test/chromium.ts';
 
+/** The built demo on a plain static server, under a sub-path (as GitHub Pages hosts it). */
 const port = 4173;
+export const DEMO_BASE = '/moat/';
+/** The wire-protocol model server (test/model-server), for the OpenAI-compatible endpoint tests. */
+export const MODEL_SERVER = 'http://127.0.0.1:4180';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -10,12 +14,20 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : [['list']],
-  use: { baseURL: `http://127.0.0.1:${port}`, headless: true, trace: 'retain-on-failure' },
+  use: { baseURL: `http://127.0.0.1:${port}${DEMO_BASE}`, headless: true, trace: 'retain-on-failure' },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions() } }],
-  webServer: {
-    command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
-    url: `http://127.0.0.1:${port}`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-  },
+  webServer: [
+    {
+      command: `npx vite build && node --import tsx e2e/serve-demo.ts ${port} ${DEMO_BASE}`,
+      url: `http://127.0.0.1:${port}${DEMO_BASE}`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+    },
+    {
+      command: 'node --import tsx test/model-server/main.ts 4180',
+      url: `${MODEL_SERVER}/_requests/none`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+    },
+  ],
 });

@@ -95,7 +95,7 @@ export default defineConfig(({ mode }) => ({
           name: 'unit',
           environment: 'node',
           globalSetup: ['test/model-server/setup.ts'],
-          include: ['src/**/*.test.ts', 'worker/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'worker/**/*.test.ts', 'test/**/*.test.ts', 'demo/**/*.test.ts'],
           exclude: ['**/*.browser.test.ts', '**/*.quota.test.ts'],
         },
       },

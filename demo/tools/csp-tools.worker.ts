@@ -1,0 +1,161 @@
+/// <reference lib="webworker" />
+// The demo's tools. They run in Web Workers: no DOM, no page globals, no network (the pool says
+// 'deny', and the dev/preview servers send this file with a Content-Security-Policy as well).
+import { defineTool, serveTools } from 'moat/worker';
+import * as z from 'zod/mini';
+import { evaluate, tidy } from './calculator';
+import { convert } from './units';
+
+const NOTES = ['notes'];
+
+/** A note's key: its title, lower-cased, spaces collapsed. */
+const keyOf = (title: string) => title.trim().toLowerCase().replace(/\s+/g, ' ');
+
+function isPrime(n: number): boolean {
+  if (n < 2) return false;
+  if (n % 2 === 0) return n === 2;
+  for (let d = 3; d * d <= n; d += 2) if (n % d === 0) return false;
+  return true;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
+serveTools([
+  defineTool({
+    name: 'calculator',
+    description:
+      'Evaluate an arithmetic expression exactly: + - * / % ^, parentheses, sqrt, abs, round, min, max, sin, cos, log, ln, pi, e.',
+    input: z.object({ expression: z.string().check(z.maxLength(1000)) }),
+    run: ({ expression }) => ({ expression, result: tidy(evaluate(expression)) }),
+  }),
+  defineTool({
+    name: 'convert_units',
+    description: 'Convert a value between units of length, mass, volume, time, speed, data or temperature.',
+    input: z.object({ value: z.number(), from: z.string(), to: z.string() }),
+    run: ({ value, from, to }) => convert(value, from, to).text,
+  }),
+  defineTool({
+    name: 'date_time',
+    description: 'The current date and time, in an IANA time zone (e.g. "Asia/Tokyo"); default the user\'s own.',
+    input: z.object({ timeZone: z.optional(z.string()) }),
+    run: ({ timeZone }) => {
+      const zone = timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+      let format: Intl.DateTimeFormat;
+      try {
+        format = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'long', timeZone: zone });
+      } catch {
+        throw new RangeError(`Unknown time zone '${zone}' (use an IANA name such as 'Europe/Paris')`);
+      }
+      const now = new Date();
+      return { timeZone: zone, local: format.format(now), iso: now.toISOString() };
+    },
+  }),
+  defineTool({
+    name: 'remember',
+    description: 'Save a note under a short title, for later conversations (kept in the browser).',
+    input: z.object({
+      title: z.string().check(z.minLength(1), z.maxLength(200)),
+      text: z.string().check(z.maxLength(10_000)),
+    }),
+    store: { namespaces: [NOTES] },
+    run: async ({ title, text }, { store }) => {
+      await store?.put(NOTES, keyOf(title), { title: title.trim(), text, savedAt: new Date().toISOString() });
+      return `Saved the note '${title.trim()}'.`;
+    },
+  }),
+  defineTool({
+    name: 'recall',
+    description: 'Find saved notes whose title or text contains every word of the query.',
+    input: z.object({ query: z.string().check(z.maxLength(200)) }),
+    store: { namespaces: [NOTES] },
+    run: async ({ query }, { store }) => {
+      const items = (await store?.search(NOTES, { query, limit: 5 })) ?? [];
+      return items.map((item) => item.value as { title: string; text: string });
+    },
+  }),
+  defineTool({
+    name: 'list_notes',
+    description: 'List the titles of all saved notes, newest first.',
+    input: z.object({}),
+    store: { namespaces: [NOTES] },
+    run: async (_args, { store }) =>
+      ((await store?.search(NOTES, { limit: 100 })) ?? []).map((item) => (item.value as { title: string }).title),
+  }),
+  defineTool({
+    name: 'delete_note',
+    description: 'Delete a saved note by its title. A person must approve it first.',
+    input: z.object({ title: z.string().check(z.minLength(1)) }),
+    store: { namespaces: [NOTES] },
+    needsApproval: true,
+    run: async ({ title }, { store }) => {
+      const key = keyOf(title);
+      if (!(await store?.get(NOTES, key))) throw new Error(`There is no note titled '${title}'`);
+      await store?.delete(NOTES, key);
+      return `Deleted the note '${title}'.`;
+    },
+  }),
+  defineTool({
+    name: 'count_primes',
+    description: 'Count the primes below n (up to 50,000,000) by trial division: CPU-heavy, reports progress.',
+    input: z.object({ n: z.number().check(z.minimum(0), z.maximum(50_000_000)) }),
+    async *run({ n }, { signal }) {
+      let count = 0;
+      const step = Math.max(1, Math.floor(n / 50));
+      for (let i = 2; i < n; i++) {
+        if (isPrime(i)) count++;
+        if (i % step === 0) {
+          signal.throwIfAborted();
+          yield { progress: Math.round((i / n) * 100), found: count };
+        }
+      }
+      return { n, primes: count };
+    },
+  }),
+  defineTool({
+    name: 'slow_echo',
+    description: 'Repeat the text back one word at a time, slowly (shows streamed tool output).',
+    input: z.object({ text: z.string().check(z.maxLength(2000)) }),
+    idempotent: true,
+    async *run({ text }, { signal }) {
+      const words = text.split(/\s+/).filter(Boolean);
+      for (const word of words) {
+        await sleep(120, signal);
+        yield `${word} `;
+      }
+      return text;
+    },
+  }),
+  defineTool({
+    name: 'fetch_url',
+    description: 'Fetch a web page. (The demo pool denies tools the network, so this always fails: on purpose.)',
+    input: z.object({ url: z.string() }),
+    run: async ({ url }) => (await fetch(url)).text(),
+  }),
+  defineTool({
+    name: 'busy_loop',
+    description: 'Keep the worker busy for some seconds without yielding, like a hung tool (its time limit stops it).',
+    input: z.object({ seconds: z.number().check(z.minimum(0), z.maximum(600)) }),
+    run: ({ seconds }) => {
+      const end = Date.now() + seconds * 1000;
+      let spins = 0;
+      while (Date.now() < end) spins++;
+      return `Spun ${spins} times`;
+    },
+  }),
+  defineTool({
+    name: 'hog_memory',
+    description: 'Allocate memory without end (shows what a time limit does for the page).',
+    input: z.object({}),
+    run: () => {
+      const hoard: number[][] = [];
+      for (;;) hoard.push(new Array(1e6).fill(7));
+    },
+  }),
+]);

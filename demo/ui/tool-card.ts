@@ -1,0 +1,146 @@
+/**
+ * One tool call, as a card: it appears when the model starts writing the call, its arguments
+ * fill in as they stream, then it runs (with live progress), then it shows the result or the
+ * error and how long it took. A call that needs a person shows Approve / Deny.
+ */
+import { h } from './dom';
+
+export type CardStatus = 'writing' | 'waiting' | 'running' | 'done' | 'error' | 'approval';
+
+const LABELS: Record<CardStatus, string> = {
+  writing: 'writing arguments…',
+  waiting: 'queued',
+  running: 'running…',
+  done: 'done',
+  error: 'failed',
+  approval: 'needs your approval',
+};
+
+export class ToolCard {
+  readonly element: HTMLDetailsElement;
+  readonly #status: HTMLSpanElement;
+  readonly #time: HTMLSpanElement;
+  readonly #args: HTMLPreElement;
+  readonly #progress: HTMLProgressElement;
+  readonly #output: HTMLPreElement;
+  readonly #result: HTMLDivElement;
+  readonly #approval: HTMLDivElement;
+  #startedAt: number | undefined;
+
+  constructor(
+    readonly toolCallId: string,
+    readonly name: string,
+  ) {
+    this.#status = h('span', { class: 'tool-status', 'data-testid': 'tool-status' });
+    this.#time = h('span', { class: 'tool-time' });
+    this.#args = h('pre', { class: 'tool-args', 'data-testid': 'tool-args' });
+    this.#progress = h('progress', { max: '100', value: '0', hidden: '' });
+    this.#output = h('pre', { class: 'tool-output', 'data-testid': 'tool-output', hidden: '' });
+    this.#result = h('div', { class: 'tool-result', 'data-testid': 'tool-result', hidden: '' });
+    this.#approval = h('div', { class: 'tool-approval', hidden: '' });
+    this.#progress.setAttribute('aria-label', `${name} progress`);
+    this.element = h(
+      'details',
+      { class: 'tool-card', open: '', 'data-testid': 'tool-card', 'data-tool': name, 'data-call': toolCallId },
+      h(
+        'summary',
+        {},
+        h('span', { class: 'tool-icon', 'aria-hidden': 'true' }),
+        h('code', { class: 'tool-name' }, name),
+        this.#status,
+        this.#time,
+      ),
+      h(
+        'div',
+        { class: 'tool-body' },
+        h('div', { class: 'tool-label' }, 'Arguments'),
+        this.#args,
+        this.#progress,
+        this.#output,
+        this.#result,
+        this.#approval,
+      ),
+    );
+    this.status = 'writing';
+  }
+
+  set status(status: CardStatus) {
+    this.element.dataset.status = status;
+    this.#status.textContent = LABELS[status];
+  }
+
+  get status(): CardStatus {
+    return this.element.dataset.status as CardStatus;
+  }
+
+  /** The arguments so far (a partial object while they stream). */
+  args(value: unknown): void {
+    this.#args.textContent = JSON.stringify(value, null, 2);
+  }
+
+  started(): void {
+    this.#startedAt = performance.now();
+    this.status = 'running';
+    this.#approval.hidden = true;
+  }
+
+  /** A piece of streamed output: `{ progress }` moves the bar, text is appended, the rest shown. */
+  output(delta: unknown): void {
+    if (typeof delta === 'object' && delta !== null && typeof (delta as { progress?: unknown }).progress === 'number') {
+      const { progress, ...rest } = delta as { progress: number };
+      this.#progress.hidden = false;
+      this.#progress.value = progress;
+      this.#output.hidden = false;
+      const more = Object.entries(rest).map(
+        ([k, v]) => `${k}: ${typeof v === 'number' ? v.toLocaleString('en-US') : JSON.stringify(v)}`,
+      );
+      this.#output.textContent = [`${progress}%`, ...more].join(' · ');
+      return;
+    }
+    this.#output.hidden = false;
+    this.#output.textContent += typeof delta === 'string' ? delta : `${JSON.stringify(delta)}\n`;
+  }
+
+  rerun(reason: string): void {
+    this.#output.hidden = false;
+    this.#output.textContent += `↻ run again: ${reason}\n`;
+  }
+
+  /** The outcome: a tool message's content (pretty-printed when it is JSON). */
+  finish(content: string, ok: boolean): void {
+    this.status = ok ? 'done' : 'error';
+    if (ok) this.#progress.value = 100;
+    this.#approval.hidden = true;
+    if (this.#startedAt !== undefined) {
+      const ms = performance.now() - this.#startedAt;
+      this.#time.textContent = ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+    }
+    let shown = content;
+    try {
+      const parsed = JSON.parse(content);
+      if (typeof parsed === 'object' && parsed !== null) shown = JSON.stringify(parsed, null, 2);
+    } catch {}
+    this.#result.hidden = false;
+    this.#result.replaceChildren(
+      h('div', { class: 'tool-label' }, ok ? 'Result' : 'Error'),
+      h('pre', { role: ok ? null : 'alert' }, shown),
+    );
+  }
+
+  /** Show Approve / Deny; `decide` is called once with the person's answer. */
+  askApproval(decide: (approved: boolean) => void): void {
+    this.status = 'approval';
+    const approve = h('button', { type: 'button', class: 'primary' }, 'Approve');
+    const deny = h('button', { type: 'button' }, 'Deny');
+    const answer = (approved: boolean) => {
+      approve.disabled = true;
+      deny.disabled = true;
+      this.#status.textContent = approved ? 'approved' : 'denied';
+      decide(approved);
+    };
+    approve.addEventListener('click', () => answer(true));
+    deny.addEventListener('click', () => answer(false));
+    this.#approval.replaceChildren(h('p', {}, `Run ${this.name} with these arguments?`), approve, deny);
+    this.#approval.hidden = false;
+  }
+}
