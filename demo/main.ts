@@ -9,6 +9,7 @@ import {
   createWorkerPool,
   openIndexedDBCheckpointer,
   type ToolCall,
+  ToolInvoker,
 } from 'moat';
 import { SUGGESTIONS } from './model/offline-rules';
 import { describeModel, explainFailure, loadSettings, type ModelSettings, modelFrom } from './model/settings';
@@ -25,18 +26,26 @@ Use them: calculator for arithmetic (never compute in your head), convert_units,
 When asked several things, call several tools at once. Answer briefly, in Markdown.`;
 
 const params = new URLSearchParams(location.search);
-/** A tool's time limit: `?toolTimeoutMs=0` means none (e2e tests use it to show what that costs). */
-const toolTimeoutMs = Number(params.get('toolTimeoutMs') ?? 20_000);
+/**
+ * Every call's time limit, over the tools' own (busy_loop 3 s, hog_memory 1.5 s) and the pool's
+ * 20 s: `?toolTimeoutMs=0` means none at all (an e2e test shows what that costs).
+ */
+const toolTimeoutMs = params.has('toolTimeoutMs') ? Number(params.get('toolTimeoutMs')) : undefined;
 const POOL_SIZE = 2;
 const CURRENT = 'moat-demo-current-thread';
 
 const pool = createWorkerPool({
   worker: () => new Worker(new URL('./tools/csp-tools.worker.ts', import.meta.url), { type: 'module' }),
   size: POOL_SIZE,
-  timeoutMs: toolTimeoutMs > 0 ? toolTimeoutMs : Number.POSITIVE_INFINITY,
+  timeoutMs: 20_000,
   network: 'deny',
   store: 'moat-demo-notes',
 });
+const invoker = new ToolInvoker(
+  toolTimeoutMs === undefined
+    ? { pool }
+    : { pool, timeoutMs: toolTimeoutMs > 0 ? toolTimeoutMs : Number.POSITIVE_INFINITY },
+);
 const checkpointer = openIndexedDBCheckpointer('moat-demo-threads');
 
 const log = $('log');
@@ -61,7 +70,7 @@ let running: AbortController | undefined;
 
 function makeAgent(s: ModelSettings): Agent {
   badge.textContent = describeModel(s);
-  return createAgent({ model: modelFrom(s), pool, system: SYSTEM, checkpointer, maxSteps: 8 });
+  return createAgent({ model: modelFrom(s), invoker, system: SYSTEM, checkpointer, maxSteps: 8 });
 }
 
 const newThreadId = () =>

@@ -44,6 +44,12 @@ export interface ToolInit<Input extends $ZodType, Result> {
    * the middle of this one, the pool runs it again, once, on a fresh worker.
    */
   idempotent?: boolean;
+  /**
+   * The tool's own time limit in ms: its calls are stopped after this long instead of the pool's
+   * `timeoutMs` (a limit given for one call still wins). For tools known to be quick, or known to
+   * need longer.
+   */
+  timeoutMs?: number;
   run(args: output<Input>, runtime: ToolRuntime): ToolReturn<Result>;
 }
 
@@ -61,6 +67,8 @@ export interface ToolDefinition {
   readonly needsApproval: boolean;
   /** Re-run once when a sibling's fault stops its worker. */
   readonly idempotent: boolean;
+  /** Its own time limit (the pool's when undefined). */
+  readonly timeoutMs: number | undefined;
   run(args: unknown, runtime: ToolRuntime): ToolReturn<unknown>;
 }
 
@@ -98,6 +106,8 @@ export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input,
   if (init.idempotent !== undefined && typeof init.idempotent !== 'boolean')
     throw invalid('`idempotent` must be a boolean');
   if (init.output !== undefined && !isZodSchema(init.output)) throw invalid('`output` must be a zod schema');
+  if (init.timeoutMs !== undefined && !(typeof init.timeoutMs === 'number' && init.timeoutMs > 0))
+    throw invalid('`timeoutMs` must be a positive number of milliseconds (Infinity: no limit)');
   const namespaces = init.store?.namespaces;
   if (
     init.store !== undefined &&
@@ -119,6 +129,7 @@ export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input,
     output: init.output,
     needsApproval: init.needsApproval === true,
     idempotent: init.idempotent === true,
+    timeoutMs: init.timeoutMs,
     run: init.run as ToolDefinition['run'],
   };
   defined.add(tool);

@@ -105,6 +105,7 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
       version: PROTOCOL_VERSION,
       names: [...byName.keys()],
       idempotent: tools.filter((t) => t.idempotent).map((t) => t.name),
+      timeouts: Object.fromEntries(tools.flatMap((t) => (t.timeoutMs === undefined ? [] : [[t.name, t.timeoutMs]]))),
     });
   });
 }

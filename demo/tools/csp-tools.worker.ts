@@ -140,8 +140,9 @@ serveTools([
   }),
   defineTool({
     name: 'busy_loop',
-    description: 'Keep the worker busy for some seconds without yielding, like a hung tool (its time limit stops it).',
+    description: 'Keep the worker busy for some seconds without yielding, like a hung tool (stopped after 3 s).',
     input: z.object({ seconds: z.number().check(z.minimum(0), z.maximum(600)) }),
+    timeoutMs: 3_000,
     run: ({ seconds }) => {
       const end = Date.now() + seconds * 1000;
       let spins = 0;
@@ -153,6 +154,8 @@ serveTools([
     name: 'hog_memory',
     description: 'Allocate memory without end (shows what a time limit does for the page).',
     input: z.object({}),
+    // Chromium gives a page's workers the page's memory: without a limit, this takes the page down.
+    timeoutMs: 1_500,
     run: () => {
       const hoard: number[][] = [];
       for (;;) hoard.push(new Array(1e6).fill(7));

@@ -76,6 +76,19 @@ describe('faults', () => {
     expect(resultValue(await pool.call(call('add', { a: 1, b: 2 })))).toBe(3);
   });
 
+  it("a tool's own time limit replaces the pool's; a limit given for the call wins over it", async () => {
+    pool = testPool({ size: 1, timeoutMs: 20_000 });
+    const stuck = pool.call(call('quick_spin', { ms: -1 }));
+    await expect(stuck).rejects.toThrow(/Tool 'quick_spin' \(call call_\d+\) timed out after 300 ms/);
+    expect(pool.stats.restarted).toBe(1);
+    // 500 ms of work: over the tool's limit, under the one this call is given.
+    expect(await pool.call(call('quick_spin', { ms: 500 }), { timeoutMs: 5_000 })).toBeDefined();
+    expect(pool.stats.restarted).toBe(1);
+    await expect(pool.call(call('quick_spin', { ms: -1 }), { timeoutMs: 150 })).rejects.toThrow(
+      /timed out after 150 ms/,
+    );
+  });
+
   it('re-sends calls a stopped worker never started, and fails only those it had started', async () => {
     pool = testPool({ size: 1 });
     await pool.warm();

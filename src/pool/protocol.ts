@@ -175,8 +175,11 @@ export interface CallResult {
 
 export type WorkerToPage =
   | OutBatch
-  /** The answer to `hello`: serving these tools (their specs come from `describe`); which are idempotent. */
-  | { t: 'ready'; version: number; names: string[]; idempotent: string[] }
+  /**
+   * The answer to `hello`: serving these tools (their specs come from `describe`); which are
+   * idempotent; the time limits tools declare.
+   */
+  | { t: 'ready'; version: number; names: string[]; idempotent: string[]; timeouts?: Record<string, number> }
   /** May this URL be reached? (message form of `'ask'`; `slot` set when answered through memory) */
   | { t: 'net?'; ask: number; url: string; api: string; slot?: number }
   /** The worker is going away (`self.close()`, an uncaught error): its calls will not finish. */

@@ -89,6 +89,9 @@ describe('defineTool (in the worker)', () => {
       [{ ...ok, output: 'text' }, /`output` must be a zod schema/],
       [{ ...ok, store: { namespaces: 'memory' } }, /`store.namespaces` must be a list of namespaces/],
       [{ ...ok, store: { namespaces: [['']] } }, /each a list of non-empty labels/],
+      [{ ...ok, timeoutMs: 0 }, /`timeoutMs` must be a positive number/],
+      [{ ...ok, timeoutMs: '5s' }, /`timeoutMs` must be a positive number/],
+      [{ ...ok, timeoutMs: Number.NaN }, /`timeoutMs` must be a positive number/],
     ];
     for (const [init, message] of refused) {
       expect(() => defineTool(init as never)).toThrow(InvalidToolSpecError);

@@ -64,6 +64,8 @@ export class WorkerHandle {
   readonly networkAnswers: SharedArrayBuffer | undefined;
   /** The tools this worker serves that may be run again (known once it is ready). */
   idempotent: ReadonlySet<string> = new Set();
+  /** The time limits tools declare (`defineTool({ timeoutMs })`), known once it is ready. */
+  timeouts: ReadonlyMap<string, number> = new Map();
   /** Without shared memory: how many calls the worker has said it started. */
   #reportedStarted = 0;
   /** Without shared memory: the exact started count, once the worker said it stopped (or died). */
@@ -124,6 +126,7 @@ export class WorkerHandle {
       clearTimeout(this.#startTimer);
       this.#connected = true;
       this.idempotent = new Set(Array.isArray(message.idempotent) ? message.idempotent : []);
+      this.timeouts = timeoutsIn(message.timeouts);
       resolveReady(message.names);
     });
     worker.addEventListener('error', (event) => {
@@ -420,4 +423,12 @@ function encodeCalls(requests: readonly CallRequest[]): CallBatch {
         : { state: r.state, context: r.context, resultFormat: r.resultFormat };
   }
   return batch;
+}
+
+/** A ready message's declared limits, checked. */
+function timeoutsIn(value: unknown): Map<string, number> {
+  const out = new Map<string, number>();
+  if (typeof value !== 'object' || value === null) return out;
+  for (const [name, ms] of Object.entries(value)) if (typeof ms === 'number' && ms > 0) out.set(name, ms);
+  return out;
 }

@@ -632,7 +632,11 @@ export class WorkerPool {
     let earliest = Number.POSITIVE_INFINITY;
     for (const request of requests) {
       const call = this.#calls.get(request.id);
-      if (!call || call.settled || !Number.isFinite(call.timeoutMs)) continue;
+      if (!call || call.settled) continue;
+      // A tool's own limit replaces the pool's; a limit given for the call wins over both.
+      const declared = call.options.timeoutMs === undefined ? call.worker?.timeouts.get(call.toolCall.name) : undefined;
+      if (declared !== undefined) call.timeoutMs = declared;
+      if (!Number.isFinite(call.timeoutMs)) continue;
       const deadline = now + call.timeoutMs;
       this.#deadlines.push(deadline, { call, attempt: call.attempt });
       if (deadline < earliest) earliest = deadline;

@@ -51,6 +51,18 @@ serveTools([
     },
   }),
   defineTool({
+    name: 'quick_spin',
+    description: 'Burn CPU like spin, under a time limit of its own (300 ms).',
+    input: z.object({ ms: z.number() }),
+    timeoutMs: 300,
+    run: ({ ms }) => {
+      const end = ms < 0 ? Number.POSITIVE_INFINITY : performance.now() + ms;
+      let n = 0;
+      while (performance.now() < end) n++;
+      return n;
+    },
+  }),
+  defineTool({
     name: 'ignore_abort',
     description: 'Wait a long time without looking at the signal.',
     input: z.object({}),

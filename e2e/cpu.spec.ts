@@ -1,0 +1,35 @@
+import { ask, cards, expect, lastAnswer, test } from './fixtures';
+
+test('count_primes(2e7) burns a core in a worker while the page keeps drawing: no frame gap over 100 ms', async ({
+  page,
+  expectConsoleErrors: _,
+}) => {
+  await page.goto('./');
+  await ask(page, 'Count the primes below 20,000,000');
+  const card = cards(page, 'count_primes');
+  await expect(card).toHaveAttribute('data-status', 'running');
+  // Count frames from inside the page while the tool runs.
+  await page.evaluate(() => {
+    const w = window as unknown as { frames_: number[]; counting: boolean };
+    w.frames_ = [];
+    w.counting = true;
+    const tick = (now: number) => {
+      w.frames_.push(now);
+      if (w.counting) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await expect(card).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
+  const frames = await page.evaluate(() => {
+    const w = window as unknown as { frames_: number[]; counting: boolean };
+    w.counting = false;
+    return w.frames_;
+  });
+  const gaps = frames.slice(1).map((t, i) => t - (frames[i] as number));
+  expect(frames.length).toBeGreaterThan(60); // it ran for seconds
+  expect(Math.max(...gaps)).toBeLessThan(100);
+  await expect(card.getByTestId('tool-result')).toContainText('"primes": 1270607');
+  await expect(lastAnswer(page)).toContainText('There are 1,270,607 primes below 20,000,000');
+  // Progress streamed to the card on the way.
+  await expect(card.locator('progress')).toHaveJSProperty('value', 100);
+});
