@@ -174,6 +174,9 @@ export async function testConnection(settings: ModelSettings): Promise<string> {
     signal,
   });
   let text = '';
-  for await (const part of stream) if (part.type === 'text-delta') text += part.delta;
+  for await (const part of stream) {
+    if (part.type === 'text-delta') text += part.delta;
+    else if (part.type === 'tool-call') text += ` (a call of ${part.toolCall.name})`;
+  }
   return text.trim() || '(an empty answer)';
 }
