@@ -9,5 +9,6 @@ export * from './messages/index';
 export * from './models/index';
 export * from './pool/index';
 export * from './providers/index';
+export * from './sandbox/index';
 export * from './store/index';
 export * from './stream/index';

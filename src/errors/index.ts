@@ -1,4 +1,5 @@
 export { CheckpointError } from './checkpoint-error';
+export { CodeError, type CodeErrorOptions } from './code-error';
 export { InvalidToolSpecError, type InvalidToolSpecErrorOptions } from './invalid-tool-spec-error';
 export {
   formatIssues,
@@ -14,6 +15,8 @@ export { NetworkDeniedError } from './network-denied-error';
 export { PoolClosedError } from './pool-closed-error';
 export { PoolQueueFullError } from './pool-queue-full-error';
 export { isSerializedError, reviveError, type SerializedError, serializeError } from './serialize-error';
+export { SandboxCrashedError } from './sandbox-crashed-error';
+export { SandboxLimitError, type SandboxLimitErrorOptions } from './sandbox-limit-error';
 export { StateMergeError } from './state-merge-error';
 export { StoreKeyError } from './store-key-error';
 export { StorePermissionError } from './store-permission-error';

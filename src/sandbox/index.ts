@@ -1,0 +1,9 @@
+export {
+  type CodeRunOptions,
+  type CodeRunResult,
+  CodeSandbox,
+  type CodeSandboxOptions,
+  createCodeSandbox,
+  type LogEntry,
+  type SandboxTools,
+} from './code-sandbox';

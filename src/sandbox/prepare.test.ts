@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { CodeError } from '../errors/code-error';
+import { prepareScript } from './prepare';
+
+/** Run a prepared script the way the sandbox does: indirect eval, in a scope of its own here. */
+async function evaluate(code: string, globals: Record<string, unknown> = {}): Promise<unknown> {
+  const prepared = prepareScript(code);
+  Object.assign(globalThis, globals);
+  return (0, eval)(prepared);
+}
+
+describe('prepareScript: a script as a REPL runs it', () => {
+  it('returns the last expression, parenthesised or not, and keeps an explicit return', async () => {
+    expect(await evaluate('1 + 1')).toBe(2);
+    expect(await evaluate('({ a: 1 });')).toEqual({ a: 1 });
+    expect(await evaluate('const x = 2\nx * 21 // the answer')).toBe(42);
+    expect(await evaluate('if (true) return "early"; "late"')).toBe('early');
+    expect(await evaluate('const y = 1;')).toBeUndefined();
+    expect(await evaluate('await Promise.resolve(5)')).toBe(5);
+  });
+
+  it('turns top-level declarations into globals that outlive the run', async () => {
+    await evaluate('const { p, q: [r] } = { p: 1, q: [2] }; let s; function f() { return p + r } class K {}');
+    expect(await evaluate('[p, r, s, f(), typeof K]')).toEqual([1, 2, undefined, 3, 'function']);
+    // Declared again in a later run: no "already declared" error.
+    expect(await evaluate('const p = 10; p')).toBe(10);
+  });
+
+  it('keeps line numbers: everything added goes on the first line', () => {
+    const code = 'const a = 1;\nconst b = 2;\nfoo(a, b)';
+    expect(prepareScript(code).split('\n').slice(1, 3)).toEqual(['(b = 2);', 'return (foo(a, b))']);
+  });
+
+  it('refuses what does not parse with a CodeError naming the line and column', () => {
+    expect(() => prepareScript('let ok = 1;\nlet x = ;')).toThrow(CodeError);
+    expect(() => prepareScript('let ok = 1;\nlet x = ;')).toThrow('SyntaxError: Unexpected token (line 2)');
+    expect(() => prepareScript('import fs from "fs"')).toThrow(/SyntaxError: 'import' and 'export' may appear only/);
+  });
+});
