@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodeError } from '../errors/code-error';
-import { createCodeSandbox, type CodeSandbox } from './code-sandbox';
+import { type CodeSandbox, createCodeSandbox } from './code-sandbox';
 
 let sandbox: CodeSandbox | undefined;
 afterEach(() => {
@@ -16,7 +16,10 @@ describe('the code sandbox as a REPL', () => {
     expect(r.logs).toEqual([{ level: 'log', text: '[ 1, 2, 3 ]' }]);
     expect(r.durationMs).toBeGreaterThanOrEqual(0);
     expect((await sandbox.run('xs.map((x) => x * 10)')).value).toEqual([10, 20, 30]);
-    expect((await sandbox.run('function twice(n) { return 2 * n }\nclass P { v = 7 }\nlet { a, b: [c] } = { a: 1, b: [2] }')).value).toBeUndefined();
+    expect(
+      (await sandbox.run('function twice(n) { return 2 * n }\nclass P { v = 7 }\nlet { a, b: [c] } = { a: 1, b: [2] }'))
+        .value,
+    ).toBeUndefined();
     expect((await sandbox.run('twice(a + c) + new P().v')).value).toBe(13);
     expect((await sandbox.run('const xs = "again"; xs')).value).toBe('again');
     await sandbox.reset();
@@ -28,10 +31,16 @@ describe('the code sandbox as a REPL', () => {
 
   it('awaits at the top level, returns explicitly, and describes what JSON cannot hold', async () => {
     sandbox = createCodeSandbox();
-    expect((await sandbox.run('const v = await new Promise((r) => setTimeout(() => r(42), 10));\nv + 1')).value).toBe(43);
+    expect((await sandbox.run('const v = await new Promise((r) => setTimeout(() => r(42), 10));\nv + 1')).value).toBe(
+      43,
+    );
     expect((await sandbox.run('if (true) return "early"; "late"')).value).toBe('early');
     expect(
-      (await sandbox.run('({ n: 10n, f: function named() {}, nan: NaN, d: new Date(0), m: new Map([["k", 1]]), s: new Set([1]), u: undefined })')).value,
+      (
+        await sandbox.run(
+          '({ n: 10n, f: function named() {}, nan: NaN, d: new Date(0), m: new Map([["k", 1]]), s: new Set([1]), u: undefined })',
+        )
+      ).value,
     ).toEqual({ n: '10n', f: '[Function: named]', nan: 'NaN', d: '1970-01-01T00:00:00.000Z', m: [['k', 1]], s: [1] });
     expect((await sandbox.run('const o = { a: 1 }; o.self = o; o')).value).toEqual({ a: 1, self: '[Circular]' });
   });
@@ -41,7 +50,9 @@ describe('the code sandbox as a REPL', () => {
     const thrown = await sandbox.run('const a = 1;\nconst b = 2;\nnull.x').catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(CodeError);
     expect(thrown).toMatchObject({ errorName: 'TypeError', line: 3 });
-    expect(String((thrown as Error).message)).toMatch(/^TypeError: Cannot read properties of null \(reading 'x'\) \(line 3\)$/);
+    expect(String((thrown as Error).message)).toMatch(
+      /^TypeError: Cannot read properties of null \(reading 'x'\) \(line 3\)$/,
+    );
     await expect(sandbox.run('let x = ;')).rejects.toMatchObject({ errorName: 'SyntaxError', line: 1, column: 9 });
     await expect(sandbox.run('throw "a string"')).rejects.toThrow(/Uncaught 'a string'/);
     // The sandbox survives its scripts' errors.

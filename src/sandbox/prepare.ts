@@ -46,8 +46,7 @@ export function prepareScript(code: string): string {
       const first = declarations[0] as Node;
       const last = declarations.at(-1) as Node;
       edits.push({ at: statement.start, end: first.start, text: '(' });
-      for (const d of declarations)
-        if (d.init === null) edits.push({ at: d.end, end: d.end, text: ' = undefined' });
+      for (const d of declarations) if (d.init === null) edits.push({ at: d.end, end: d.end, text: ' = undefined' });
       edits.push({ at: last.end, end: last.end, text: ')' });
     } else if (statement.type === 'FunctionDeclaration') {
       const name = (statement.id as Node & { name: string }).name;

@@ -54,12 +54,22 @@ export function sandboxWorker(): void {
     if (depth > 2) return isArray(value) ? '[Array]' : '[Object]';
     const inner = [...seen, value];
     const show = (v: unknown) => inspect(v, depth + 1, inner);
-    if (isArray(value)) return value.length === 0 ? '[]' : `[ ${value.slice(0, 100).map(show).join(', ')}${value.length > 100 ? ', …' : ''} ]`;
-    if (value instanceof Map) return `Map(${value.size}) { ${[...value].slice(0, 100).map(([k, v]) => `${show(k)} => ${show(v)}`).join(', ')} }`;
+    if (isArray(value))
+      return value.length === 0
+        ? '[]'
+        : `[ ${value.slice(0, 100).map(show).join(', ')}${value.length > 100 ? ', …' : ''} ]`;
+    if (value instanceof Map)
+      return `Map(${value.size}) { ${[...value]
+        .slice(0, 100)
+        .map(([k, v]) => `${show(k)} => ${show(v)}`)
+        .join(', ')} }`;
     if (value instanceof Set) return `Set(${value.size}) { ${[...value].slice(0, 100).map(show).join(', ')} }`;
     const names = keys(value);
     if (names.length === 0) return apply(toString, value, []) === '[object Object]' ? '{}' : apply(toString, value, []);
-    return `{ ${names.slice(0, 100).map((k) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : `'${k}'`}: ${show((value as Record<string, unknown>)[k])}`).join(', ')} }`;
+    return `{ ${names
+      .slice(0, 100)
+      .map((k) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : `'${k}'`}: ${show((value as Record<string, unknown>)[k])}`)
+      .join(', ')} }`;
   };
 
   /** A value as JSON text; what JSON cannot hold is described (a string saying what it was). */
@@ -76,7 +86,8 @@ export function sandboxWorker(): void {
       if (v instanceof Error) return { name: v.name, message: v.message };
       seen.push(v);
       try {
-        if (isArray(v) || ArrayBuffer.isView(v)) return [...(v as ArrayLike<unknown> & Iterable<unknown>)].map((x) => convert(x) ?? null);
+        if (isArray(v) || ArrayBuffer.isView(v))
+          return [...(v as ArrayLike<unknown> & Iterable<unknown>)].map((x) => convert(x) ?? null);
         if (v instanceof Map) return [...v].map(([k, x]) => [convert(k) ?? null, convert(x) ?? null]);
         if (v instanceof Set) return [...v].map((x) => convert(x) ?? null);
         const out: Record<string, unknown> = {};

@@ -1,0 +1,130 @@
+// What a hostile script costs: each of these ends with a typed error, the page keeps drawing
+// frames meanwhile, and the next run works (in a fresh sandbox).
+import { afterEach, describe, expect, it } from 'vitest';
+import { SandboxCrashedError } from '../errors/sandbox-crashed-error';
+import { SandboxLimitError } from '../errors/sandbox-limit-error';
+import { ToolTimeoutError } from '../errors/tool-timeout-error';
+import { type CodeSandbox, createCodeSandbox } from './code-sandbox';
+
+let sandbox: CodeSandbox | undefined;
+afterEach(() => {
+  sandbox?.close();
+  sandbox = undefined;
+});
+
+/** Frames the page drew while `work` ran. */
+async function framesDuring<T>(work: Promise<T>): Promise<{ frames: number; outcome: T | Error }> {
+  let frames = 0;
+  let on = true;
+  const tick = () => {
+    frames++;
+    if (on) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  const outcome = await work.catch((e: Error) => e);
+  on = false;
+  return { frames, outcome };
+}
+
+describe('the sandbox bounds a hostile script', () => {
+  it('an endless loop: ToolTimeoutError, the page draws meanwhile, the next run works', async () => {
+    sandbox = createCodeSandbox({ timeoutMs: 600 });
+    await sandbox.run('globalThis.kept = 1');
+    const { frames, outcome } = await framesDuring(sandbox.run('while (true) {}'));
+    expect(outcome).toBeInstanceOf(ToolTimeoutError);
+    expect((outcome as Error).message).toBe('The script ran past its time limit of 600 ms (the sandbox was replaced)');
+    expect(frames).toBeGreaterThan(10);
+    // A fresh sandbox: the globals went with the old one.
+    expect((await sandbox.run('typeof kept')).value).toBe('undefined');
+  });
+
+  it('a promise that never settles: ToolTimeoutError; so does a run given its own limit', async () => {
+    sandbox = createCodeSandbox({ timeoutMs: 5_000 });
+    await expect(sandbox.run('await new Promise(() => {})', { timeoutMs: 300 })).rejects.toBeInstanceOf(
+      ToolTimeoutError,
+    );
+    expect((await sandbox.run('2 + 2')).value).toBe(4);
+  });
+
+  it('an abort stops it with the signal reason; the next run works', async () => {
+    sandbox = createCodeSandbox({ timeoutMs: 10_000 });
+    const controller = new AbortController();
+    const running = sandbox.run('for (;;) {}', { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop it')), 200);
+    await expect(running).rejects.toThrow('stop it');
+    expect((await sandbox.run('"fine"')).value).toBe('fine');
+  });
+
+  it('a 50 MB log flood: SandboxLimitError after the output limit; output streamed until then', async () => {
+    sandbox = createCodeSandbox({ maxOutputChars: 1_000_000 });
+    const seen: number[] = [];
+    const { frames, outcome } = await framesDuring(
+      sandbox.run('const line = "x".repeat(1e6); for (let i = 0; i < 50; i++) console.log(line); "done"', {
+        onOutput: (entry) => seen.push(entry.text.length),
+      }),
+    );
+    expect(outcome).toBeInstanceOf(SandboxLimitError);
+    expect(outcome).toMatchObject({ limit: 'output', max: 1_000_000 });
+    expect(seen.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1_000_000);
+    expect(frames).toBeGreaterThan(0);
+    // Many small lines end the same way.
+    await expect(sandbox.run('for (;;) console.log("spam")')).rejects.toBeInstanceOf(SandboxLimitError);
+    expect((await sandbox.run('1')).value).toBe(1);
+  });
+
+  it('a result over the limit: SandboxLimitError; the sandbox keeps its globals', async () => {
+    sandbox = createCodeSandbox({ maxResultChars: 1_000 });
+    await expect(sandbox.run('globalThis.kept = 5; "x".repeat(2000)')).rejects.toMatchObject({
+      name: 'SandboxLimitError',
+      limit: 'result',
+    });
+    expect((await sandbox.run('kept')).value).toBe(5);
+    await expect(sandbox.run('x'.repeat(300), {}))
+      .resolves.toBeDefined()
+      .catch(() => {});
+  });
+
+  it('a script over the code limit is refused before it runs', async () => {
+    sandbox = createCodeSandbox({ maxCodeChars: 100 });
+    await expect(sandbox.run(`"${'a'.repeat(200)}"`)).rejects.toMatchObject({
+      name: 'SandboxLimitError',
+      limit: 'code',
+    });
+  });
+
+  it('a memory bomb: its time limit stops it before the renderer runs out; the page draws, the next run works', async () => {
+    // In this Chromium the sandbox's frame shares the page's process (README, "Memory"): the
+    // time limit has to come first. 8 MB a step reached the renderer's limit in 12 to 16 s here.
+    sandbox = createCodeSandbox({ timeoutMs: 2_500 });
+    const { frames, outcome } = await framesDuring(
+      sandbox.run('const hoard = []; for (;;) hoard.push(new Array(1e6).fill(7));'),
+    );
+    expect(outcome).toBeInstanceOf(ToolTimeoutError);
+    expect(frames).toBeGreaterThan(30);
+    expect((await sandbox.run('6 * 7')).value).toBe(42);
+  });
+
+  it('a frame that stops answering (its process died) ends the run with SandboxCrashedError', async () => {
+    // Swallow the frame's answers to the page's pings, as a dead process would.
+    const swallow = (event: MessageEvent) => {
+      if ((event.data as { t?: string })?.t === 'pong') event.stopImmediatePropagation();
+    };
+    addEventListener('message', swallow, { capture: true });
+    sandbox = createCodeSandbox({ timeoutMs: 30_000 });
+    try {
+      const outcome = await sandbox.run('await new Promise(() => {})').catch((e: Error) => e);
+      expect(outcome).toBeInstanceOf(SandboxCrashedError);
+      expect((outcome as Error).message).toBe(
+        'The code sandbox stopped: its process stopped answering (out of memory, most likely)',
+      );
+    } finally {
+      removeEventListener('message', swallow, { capture: true });
+    }
+    expect((await sandbox.run('"back"')).value).toBe('back');
+  });
+
+  it('a sandbox that cannot start in time: SandboxCrashedError', async () => {
+    sandbox = createCodeSandbox({ startTimeoutMs: 1 });
+    await expect(sandbox.run('1')).rejects.toThrow('The code sandbox stopped: it did not start within 1 ms');
+  });
+});
