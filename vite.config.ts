@@ -119,7 +119,11 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'browser-plain',
           globalSetup: ['test/probe-server.ts', 'test/built-workers.ts'],
-          include: ['src/pool/**/*.browser.test.ts', 'src/sandbox/**/*.browser.test.ts', 'test/**/*.plain.browser.test.ts'],
+          include: [
+            'src/pool/**/*.browser.test.ts',
+            'src/sandbox/**/*.browser.test.ts',
+            'test/**/*.plain.browser.test.ts',
+          ],
           exclude: [STORM, QUIET],
           browser: chromium({ permissions: ['notifications'] }),
         },

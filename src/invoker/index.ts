@@ -1,3 +1,4 @@
+export { isPageTool } from './page-tool';
 export { mergeUpdates, type StateUpdate } from './state-merge';
 export { defaultErrorText, ToolInvoker, type ToolInvokerJSON } from './tool-invoker';
 export { ToolTurn, type WithTurnResults } from './tool-turn';
@@ -6,8 +7,11 @@ export type {
   ErrorClass,
   Interceptor,
   InvokerInput,
+  Nested,
   NextTool,
   OnError,
+  PageTool,
+  PageToolRuntime,
   Reducer,
   RunOptions,
   RunResult,

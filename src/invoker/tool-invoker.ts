@@ -9,10 +9,11 @@ import { toolMessage } from '../messages/constructors';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
 import type { ResultFormat } from '../pool/protocol';
 import type { CallOptions, WorkerPool } from '../pool/worker-pool';
-import type { ToolSpec } from '../providers/tool-spec';
+import { type ToolSpec, validateToolSpec } from '../providers/tool-spec';
 import { scopeStore } from '../store/scoped-store';
 import type { Store } from '../store/types';
 import { EventQueue } from './event-queue';
+import { isPageTool, runPageTool } from './page-tool';
 import { ToolTurn, type TurnHost } from './tool-turn';
 import { turnInput } from './turn-input';
 import type {
@@ -21,6 +22,7 @@ import type {
   InvokerInput,
   NextTool,
   OnError,
+  PageTool,
   Reducer,
   RunOptions,
   RunResult,
@@ -59,7 +61,7 @@ export interface ToolInvokerJSON {
  */
 export class ToolInvoker {
   readonly #pool: WorkerPool | undefined;
-  readonly #inline = new Map<string, ToolDefinition>();
+  readonly #inline = new Map<string, ToolDefinition | PageTool>();
   readonly #onError: OnError;
   readonly #resultFormat: ResultFormat | undefined;
   readonly #maxConcurrency: number;
@@ -92,8 +94,8 @@ export class ToolInvoker {
     }
     this.#pool = options.pool;
     for (const tool of options.inlineTools ?? []) {
-      if (!isToolDefinition(tool))
-        throw new TypeError(`Expected inline tools made by defineTool(), got ${describeValue(tool)}`);
+      if (!isToolDefinition(tool) && !isPageTool(tool))
+        throw new TypeError(`Expected inline tools made by defineTool() or codeTool(), got ${describeValue(tool)}`);
       if (this.#inline.has(tool.name))
         throw new InvalidToolSpecError({ toolName: tool.name, reason: 'two inline tools have this name' });
       this.#inline.set(tool.name, tool);
@@ -148,18 +150,23 @@ export class ToolInvoker {
   #loadSpecs(): Promise<Map<string, ToolSpec>> {
     this.#specs ??= (async () => {
       const specs = new Map<string, ToolSpec>();
+      const zodTools = [...this.#inline.values()].filter((t) => !isPageTool(t)) as ToolDefinition[];
+      const pageTools = [...this.#inline.values()].filter(isPageTool);
       const [served, inline] = await Promise.all([
         this.#pool ? this.#pool.specs() : [],
-        this.#inline.size > 0 ? import('../../worker/inline') : undefined,
+        zodTools.length > 0 ? import('../../worker/inline') : undefined,
       ]);
       for (const spec of served) specs.set(spec.name, spec);
       this.#inlineRuntime = inline;
-      for (const tool of this.#inline.values()) {
-        if (specs.has(tool.name)) {
-          throw new InvalidToolSpecError({ toolName: tool.name, reason: 'it is defined both inline and in the pool' });
-        }
-        specs.set(tool.name, { ...(inline as InlineRuntime).describeTool(tool).spec, isolated: false });
-      }
+      const add = (spec: ToolSpec) => {
+        if (specs.has(spec.name))
+          throw new InvalidToolSpecError({ toolName: spec.name, reason: 'it is defined both inline and in the pool' });
+        specs.set(spec.name, { ...spec, isolated: false });
+      };
+      for (const tool of zodTools) add((inline as InlineRuntime).describeTool(tool).spec);
+      // Page tools last: they are told of every other tool (codeTool lists them for the model).
+      const others = [...specs.values()];
+      for (const tool of pageTools) add({ ...validateToolSpec(tool.describe(others)), name: tool.name });
       return specs;
     })();
     this.#specs.then(
@@ -322,6 +329,16 @@ export class ToolInvoker {
     emit: (event: ToolEvent) => void,
   ): Promise<ToolOutcome> {
     const inline = this.#inline.get(toolCall.name);
+    if (inline && isPageTool(inline)) {
+      return runPageTool(inline, toolCall, {
+        specs,
+        options: context === undefined ? options : { ...options, context },
+        state,
+        emit,
+        begin: (o) => this.begin(o),
+        errorText: (error, call) => this.#errorText(error, call),
+      });
+    }
     // The runtime is loaded with the specs, which every turn waits for before its first call.
     const executeTool = this.#inlineRuntime?.executeTool;
     if (inline && executeTool) {

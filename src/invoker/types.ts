@@ -73,18 +73,23 @@ export interface RunResult {
   state: Record<string, unknown>;
 }
 
+/** A call made by another tool (code calling tools from the sandbox) names its caller. */
+export interface Nested {
+  parentToolCallId?: string;
+}
+
 /** What happens while a turn runs. Per call: started → deltas → finished | error, once. */
 export type ToolEvent =
-  | { type: 'tool-started'; toolCallId: string; name: string; args: Record<string, unknown> }
-  | { type: 'tool-output-delta'; toolCallId: string; delta: unknown }
+  | ({ type: 'tool-started'; toolCallId: string; name: string; args: Record<string, unknown> } & Nested)
+  | ({ type: 'tool-output-delta'; toolCallId: string; delta: unknown } & Nested)
   /**
    * Another call's fault stopped the worker this one ran on; its tool is idempotent, so it runs
    * again on a fresh worker (its deltas may come again). Once per call at most.
    */
-  | { type: 'tool-rerun'; toolCallId: string; reason: string }
-  | { type: 'tool-finished'; toolCallId: string; message: ToolMessage }
+  | ({ type: 'tool-rerun'; toolCallId: string; reason: string } & Nested)
+  | ({ type: 'tool-finished'; toolCallId: string; message: ToolMessage } & Nested)
   /** `message` is the error ToolMessage the model will see; absent when the error is thrown. */
-  | { type: 'tool-error'; toolCallId: string; error: Error; message?: ToolMessage }
+  | ({ type: 'tool-error'; toolCallId: string; error: Error; message?: ToolMessage } & Nested)
   | { type: 'done'; messages: ToolMessage[]; state: Record<string, unknown> };
 
 /** The calls of one turn, taken from whatever the input was. */
@@ -98,7 +103,7 @@ export interface TurnInput {
 export interface ToolInvokerOptions {
   pool?: WorkerPool;
   /** Tools that run on the page (they need the DOM): same `defineTool`, not isolated. */
-  inlineTools?: readonly ToolDefinition[];
+  inlineTools?: readonly (ToolDefinition | PageTool)[];
   onError?: OnError;
   resultFormat?: ResultFormat;
   /** Calls of one turn running at once, at most. Default: all of them. */
@@ -112,4 +117,28 @@ export interface ToolInvokerOptions {
   reducers?: Record<string, Reducer>;
   /** Per-call time limit for pool calls (the pool's own when absent). */
   timeoutMs?: number;
+}
+
+/** What a page tool's call gets (see page-tool.ts). */
+export interface PageToolRuntime {
+  toolCallId: string;
+  signal: AbortSignal;
+  /** Stream a delta to whoever listens (`tool-output-delta`). */
+  emit(delta: unknown): void;
+  /**
+   * Call another tool of the invoker; resolves with its `ToolMessage` (status `error` when it
+   * failed). Its events carry this call's id as `parentToolCallId`.
+   */
+  call(name: string, args: Record<string, unknown>): Promise<ToolMessage>;
+  /** Every tool of the invoker, this one included. */
+  tools: readonly ToolSpec[];
+}
+
+export interface PageTool {
+  readonly kind: 'page-tool';
+  readonly name: string;
+  /** Its spec, given the specs of every other tool of the invoker. */
+  describe(others: readonly ToolSpec[]): ToolSpec;
+  /** A string is the text for the model. Throwing fails the call (the invoker words it). */
+  run(args: Record<string, unknown>, runtime: PageToolRuntime): Promise<ToolOutcome | string> | ToolOutcome | string;
 }

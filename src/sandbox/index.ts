@@ -7,3 +7,4 @@ export {
   type LogEntry,
   type SandboxTools,
 } from './code-sandbox';
+export { type CodeToolOptions, codeTool, signatureOf } from './code-tool';

@@ -16,9 +16,10 @@ export function sandboxWorker(): void {
   const { apply } = Reflect;
   const stringify = JSON.stringify;
   const parseJSON = JSON.parse;
+  // biome-ignore lint/security/noGlobalEval: running the script is this sandbox's purpose (the seal is around it)
   const evaluate = eval;
   const portPost = MessagePort.prototype.postMessage;
-  const toString = Object.prototype.toString;
+  const tagOf = Object.prototype.toString;
   const isArray = Array.isArray;
   const keys = Object.keys;
   const freeze = Object.freeze;
@@ -65,7 +66,7 @@ export function sandboxWorker(): void {
         .join(', ')} }`;
     if (value instanceof Set) return `Set(${value.size}) { ${[...value].slice(0, 100).map(show).join(', ')} }`;
     const names = keys(value);
-    if (names.length === 0) return apply(toString, value, []) === '[object Object]' ? '{}' : apply(toString, value, []);
+    if (names.length === 0) return apply(tagOf, value, []) === '[object Object]' ? '{}' : apply(tagOf, value, []);
     return `{ ${names
       .slice(0, 100)
       .map((k) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : `'${k}'`}: ${show((value as Record<string, unknown>)[k])}`)

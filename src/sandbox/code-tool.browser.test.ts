@@ -1,0 +1,103 @@
+// Code mode: a scripted model writes one script that calls two of the pool's tools; an
+// interceptor blocks one; the nested calls are events of their own under the script's call.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAgent } from '../agent/agent';
+import type { AgentEvent } from '../agent/types';
+import { ToolDeniedError } from '../errors/tool-denied-error';
+import { ToolInvoker } from '../invoker/tool-invoker';
+import type { Message } from '../messages/types';
+import { scriptedModel } from '../models/scripted-model';
+import { createWorkerPool } from '../pool/worker-pool';
+import { createCodeSandbox } from './code-sandbox';
+import { codeTool } from './code-tool';
+
+const pool = createWorkerPool({
+  worker: () => new Worker(new URL('../../test/workers/agent-tools.worker.ts', import.meta.url), { type: 'module' }),
+  size: 2,
+});
+const sandbox = createCodeSandbox({ timeoutMs: 5_000 });
+afterAll(async () => {
+  sandbox.close();
+  await pool.close();
+});
+
+const SCRIPT = `const product = await tools.multiply({ a: 3, b: 12 });
+console.log('product', product);
+let sum;
+try { sum = await tools.add({ a: 11, b: 49 }); } catch (error) { sum = 'blocked: ' + error.message; }
+({ product, sum })`;
+
+describe('codeTool: tools as functions inside the sandbox', () => {
+  it('one script calls two tools through the invoker (one blocked by an interceptor); the events show them nested', async () => {
+    const invoker = new ToolInvoker({
+      pool,
+      inlineTools: [codeTool(sandbox, { tools: pool })],
+      interceptors: [
+        (request, next) => {
+          if (request.toolCall.name === 'add')
+            throw new ToolDeniedError({ toolName: 'add', toolCallId: request.toolCall.id, reason: 'no adding today' });
+          return next(request);
+        },
+      ],
+    });
+    const spec = (await invoker.specs()).find((s) => s.name === 'run_javascript');
+    expect(spec?.description).toContain('`await tools.multiply({ a: number, b: number })`: Multiply two numbers.');
+    expect(spec?.inputSchema).toMatchObject({ required: ['code'] });
+    expect(spec?.isolated).toBe(false);
+
+    const model = scriptedModel((messages: readonly Message[]) =>
+      messages.at(-1)?.role === 'tool'
+        ? { text: `The script said: ${messages.at(-1)?.content}` }
+        : { toolCalls: [{ id: 'code-1', name: 'run_javascript', args: { code: SCRIPT } }] },
+    );
+    const events: AgentEvent[] = [];
+    for await (const event of createAgent({ model, invoker }).stream('Multiply 3 by 12 and add 11 and 49, in code'))
+      events.push(event);
+    const finish = events.at(-1);
+    expect(finish?.type).toBe('finish');
+    expect(finish?.type === 'finish' && finish.text).toBe(
+      'The script said: Result: {"product":36,"sum":"blocked: Error: \'add\' (call code-1.2) was not approved: no adding today\\n Please fix your mistakes."}\nConsole:\nproduct 36',
+    );
+    const nested = events.filter((e) => 'parentToolCallId' in e && e.parentToolCallId === 'code-1');
+    expect(nested.map((e) => [e.type, 'toolCallId' in e ? e.toolCallId : ''])).toEqual([
+      ['tool-started', 'code-1.1'],
+      ['tool-finished', 'code-1.1'],
+      ['tool-started', 'code-1.2'],
+      ['tool-error', 'code-1.2'],
+    ]);
+    expect(events).toContainEqual({
+      type: 'tool-output-delta',
+      toolCallId: 'code-1',
+      delta: { level: 'log', text: 'product 36' },
+    });
+  });
+
+  it('a tool that needs approval is refused when code calls it; an unknown tool is an error in the script', async () => {
+    const invoker = new ToolInvoker({ pool, inlineTools: [codeTool(sandbox, { tools: pool })] });
+    const events: AgentEvent[] = [];
+    const model = scriptedModel((messages: readonly Message[]) =>
+      messages.at(-1)?.role === 'tool'
+        ? { text: String(messages.at(-1)?.content) }
+        : {
+            toolCalls: [
+              {
+                id: 'c',
+                name: 'run_javascript',
+                args: {
+                  code: `const out = [];
+for (const call of [() => tools.delete_note({ key: 'x' }), () => tools.nope({})]) {
+  try { out.push(await call()); } catch (e) { out.push(e.message); }
+}
+out`,
+                },
+              },
+            ],
+          },
+    );
+    for await (const event of createAgent({ model, invoker }).stream('go')) events.push(event);
+    const finish = events.at(-1);
+    expect(finish?.type === 'finish' && finish.text).toMatch(
+      /^Result: \["Error: 'delete_note' \(call c\.1\) was not approved: it needs a person's approval, which only a call of the model itself can ask for[^"]*","tools\.nope is not a function"\]$/,
+    );
+  });
+});
