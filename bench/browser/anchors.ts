@@ -6,7 +6,7 @@ import { wrap } from 'comlink';
 import { oneMegabyteObject } from '../../test/records';
 import { type BenchCase, time } from '../case';
 
-const ROUND_TRIPS = 200;
+export const ROUND_TRIPS = 200;
 const IN_FLIGHT = 10_000;
 
 export function echoWorker(): Promise<Worker> {

@@ -2,11 +2,12 @@
 import { type BenchCase, measure, measurePaired } from '../case';
 import { agentCases } from './agent';
 import { anchorCases } from './anchors';
+import { codeCases } from './code';
 import { invokerCases } from './invoker';
 import { poolCases } from './pool';
 import { storeCases } from './store';
 
-const cases: BenchCase[] = [...anchorCases, ...poolCases, ...storeCases, ...invokerCases, ...agentCases];
+const cases: BenchCase[] = [...anchorCases, ...poolCases, ...storeCases, ...invokerCases, ...agentCases, ...codeCases];
 
 declare global {
   interface Window {
