@@ -5,7 +5,9 @@
 import {
   type Agent,
   type ApprovalDecision,
+  codeTool,
   createAgent,
+  createCodeSandbox,
   createWorkerPool,
   openIndexedDBCheckpointer,
   type ToolCall,
@@ -22,7 +24,7 @@ import { ThreadList } from './ui/threads';
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 const SYSTEM = `You are the assistant of Moat's demo page. Your tools run in Web Workers, isolated from the page, with no network.
-Use them: calculator for arithmetic (never compute in your head), convert_units, date_time, remember / recall / list_notes / delete_note for the user's notes (kept in their browser), count_primes, slow_echo, fetch_url (it is denied on purpose: say so).
+Use them: calculator for arithmetic (never compute in your head), convert_units, date_time, remember / recall / list_notes / delete_note for the user's notes (kept in their browser), count_primes, slow_echo, fetch_url (it is denied on purpose: say so), and run_javascript to compute with code (it can call the other tools as functions).
 When asked several things, call several tools at once. Answer briefly, in Markdown.`;
 
 const params = new URLSearchParams(location.search);
@@ -41,11 +43,14 @@ const pool = createWorkerPool({
   network: 'deny',
   store: 'moat-demo-notes',
 });
-const invoker = new ToolInvoker(
-  toolTimeoutMs === undefined
-    ? { pool }
-    : { pool, timeoutMs: toolTimeoutMs > 0 ? toolTimeoutMs : Number.POSITIVE_INFINITY },
-);
+/**
+ * Model-written JavaScript runs sealed off the page, the worker tools callable from it; a script
+ * may run 10 s (`?codeTimeoutMs=` changes that: an e2e test lets a memory bomb run to its end).
+ */
+const sandbox = createCodeSandbox({ timeoutMs: Number(params.get('codeTimeoutMs') ?? 10_000) || 10_000 });
+const limit =
+  toolTimeoutMs === undefined ? {} : { timeoutMs: toolTimeoutMs > 0 ? toolTimeoutMs : Number.POSITIVE_INFINITY };
+const invoker = new ToolInvoker({ pool, inlineTools: [codeTool(sandbox, { tools: pool })], ...limit });
 const checkpointer = openIndexedDBCheckpointer('moat-demo-threads');
 
 const log = $('log');

@@ -35,6 +35,11 @@ describe('the offline demo model', () => {
     expect(calls('Convert 5 km to miles')).toEqual([['convert_units', { value: 5, from: 'km', to: 'miles' }]]);
     expect(calls('What time is it in Tokyo?')).toEqual([['date_time', { timeZone: 'Asia/Tokyo' }]]);
     expect(calls('What is the date?')).toEqual([['date_time', {}]]);
+    expect(calls('Run JavaScript: 1 + 1')).toEqual([['run_javascript', { code: '1 + 1' }]]);
+    expect(calls('Please run this code:\n```js\nconsole.log(2)\n```')?.[0]?.[0]).toBe('run_javascript');
+    expect(calls('Use code to multiply 3 by 12 and convert 42 km to miles')?.[0]?.[1]).toMatchObject({
+      code: expect.stringContaining('await tools.calculator'),
+    });
     expect(plan('Hello').text).toMatch(/^Hello! I can do arithmetic/);
     expect(plan('Show me a hostile markdown answer').text).toContain('<img src="x" onerror=');
   });

@@ -28,6 +28,8 @@ export const SUGGESTIONS: readonly { label: string; prompt: string }[] = [
   { label: 'A tool that hangs', prompt: 'Run a busy loop for 600 seconds' },
   { label: 'Convert units', prompt: 'Convert 5 km to miles' },
   { label: 'Time in Tokyo', prompt: 'What time is it in Tokyo?' },
+  { label: 'Code that calls tools', prompt: 'Use code to multiply 3 by 12 and convert 42 km to miles' },
+  { label: 'Run your own code', prompt: 'Run JavaScript: [3, 1, 2].sort().map((x) => x * x)' },
   { label: 'Hostile Markdown', prompt: 'Show me a hostile markdown answer' },
   { label: 'A long answer', prompt: 'Tell me a long story' },
 ];
@@ -88,6 +90,13 @@ function planFor(said: string): PlannedTurn {
   if (/\b(hostile|xss|inject)/.test(t)) return { text: HOSTILE };
   if (/\bmarkdown\b/.test(t)) return { text: MARKDOWN };
   if (/\b(story|long answer|essay)\b/.test(t)) return { text: STORY };
+
+  const script =
+    /^(?:please\s+)?(?:run|execute|eval(?:uate)?)(?:\s+this)?\s+(?:javascript|js|code)\s*:\s*([\s\S]+)$/i.exec(said);
+  const fenced = /```(?:js|javascript)?\n([\s\S]+?)```/.exec(said);
+  if (script || fenced) return call('run_javascript', { code: ((fenced?.[1] ?? script?.[1]) as string).trim() });
+  if (/\b(use|with|in|write)\s+(?:some\s+)?(code|javascript|a script)\b|\bcode mode\b/.test(t))
+    return call('run_javascript', { code: CODE_MODE });
 
   const remember = /^(?:please\s+)?remember(?:\s+that)?[:\s]+(.+)$/is.exec(said);
   if (remember) {
@@ -172,6 +181,7 @@ function failure(name: string, content: string): string {
     return `The request never left the worker: **${content}**\n\nMoat's pool denies tools the network unless the app allows it, so a tool cannot send your data anywhere.`;
   if (/not approved|denied/i.test(content) && name === 'delete_note')
     return `All right, I did not delete it (${content}).`;
+  if (name === 'run_javascript') return `The script failed: ${content}`;
   if (/timed out/i.test(content))
     return `\`${name}\` was stopped: ${content}\n\nIts worker was replaced; the page never froze, and the next call works as usual.`;
   return `\`${name}\` failed: ${content}`;
@@ -205,12 +215,20 @@ function success(name: string, args: Record<string, unknown>, value: unknown): s
       return `${value}`;
     case 'count_primes':
       return `There are **${fmt(v.primes as number)}** primes below ${fmt(v.n as number)}. A worker did the counting, so the page kept drawing the whole time (watch the FPS meter).`;
+    case 'run_javascript':
+      return `The script ran in the sandbox (no network, no DOM, no storage; the tools it called ran in their workers):\n\n\`\`\`\n${value}\n\`\`\``;
     case 'slow_echo':
       return `The echo came back, word by word: “${value}”`;
     default:
       return `\`${name}\` returned: \`${JSON.stringify(value)}\``;
   }
 }
+
+/** One script, two tools: what "code mode" looks like. */
+const CODE_MODE = `const product = await tools.calculator({ expression: '3 * 12' });
+const distance = await tools.convert_units({ value: 42, from: 'km', to: 'miles' });
+console.log('calculator said', product.result);
+({ product: product.result, distance })`;
 
 const HOSTILE = `Model text is untrusted, so the page treats it that way. This answer tries three tricks:
 

@@ -126,9 +126,15 @@ export class ChatView {
         card.status = 'waiting';
         break;
       }
-      case 'tool-started':
-        this.#card(event.toolCallId, event.name, answer).started();
+      case 'tool-started': {
+        const parent = event.parentToolCallId ? this.#cards.get(event.parentToolCallId) : undefined;
+        const card = parent
+          ? this.#nestedCard(parent, event.toolCallId, event.name)
+          : this.#card(event.toolCallId, event.name, answer);
+        if (parent) card.args(event.args);
+        card.started();
         break;
+      }
       case 'tool-output-delta':
         this.#cards.get(event.toolCallId)?.output(event.delta);
         break;
@@ -197,6 +203,16 @@ export class ChatView {
   #current(): AnswerView {
     if (!this.#answer) this.begin();
     return this.#answer as AnswerView;
+  }
+
+  #nestedCard(parent: ToolCard, id: string, name: string): ToolCard {
+    let card = this.#cards.get(id);
+    if (!card) {
+      card = new ToolCard(id, name);
+      this.#cards.set(id, card);
+      parent.nest(card);
+    }
+    return card;
   }
 
   #card(id: string, name: string, answer: AnswerView): ToolCard {

@@ -25,6 +25,7 @@ export class ToolCard {
   readonly #output: HTMLPreElement;
   readonly #result: HTMLDivElement;
   readonly #approval: HTMLDivElement;
+  readonly #nested: HTMLDivElement;
   #startedAt: number | undefined;
 
   constructor(
@@ -38,6 +39,7 @@ export class ToolCard {
     this.#output = h('pre', { class: 'tool-output', 'data-testid': 'tool-output', hidden: '' });
     this.#result = h('div', { class: 'tool-result', 'data-testid': 'tool-result', hidden: '' });
     this.#approval = h('div', { class: 'tool-approval', hidden: '' });
+    this.#nested = h('div', { class: 'tool-nested', 'data-testid': 'nested-calls', hidden: '' });
     this.#progress.setAttribute('aria-label', `${name} progress`);
     this.element = h(
       'details',
@@ -56,6 +58,7 @@ export class ToolCard {
         h('div', { class: 'tool-label' }, 'Arguments'),
         this.#args,
         this.#progress,
+        this.#nested,
         this.#output,
         this.#result,
         this.#approval,
@@ -84,6 +87,12 @@ export class ToolCard {
     this.#approval.hidden = true;
   }
 
+  /** A call this one made (code calling tools): drawn inside this card. */
+  nest(card: ToolCard): void {
+    this.#nested.hidden = false;
+    this.#nested.append(card.element);
+  }
+
   /** A piece of streamed output: `{ progress }` moves the bar, text is appended, the rest shown. */
   output(delta: unknown): void {
     if (typeof delta === 'object' && delta !== null && typeof (delta as { progress?: unknown }).progress === 'number') {
@@ -98,7 +107,10 @@ export class ToolCard {
       return;
     }
     this.#output.hidden = false;
-    this.#output.textContent += typeof delta === 'string' ? delta : `${JSON.stringify(delta)}\n`;
+    const line = delta as { level?: unknown; text?: unknown };
+    if (typeof line?.text === 'string' && typeof line.level === 'string')
+      this.#output.textContent += `${line.level === 'log' ? '' : `[${line.level}] `}${line.text}\n`;
+    else this.#output.textContent += typeof delta === 'string' ? delta : `${JSON.stringify(delta)}\n`;
   }
 
   rerun(reason: string): void {

@@ -10,7 +10,7 @@ import { SandboxLimitError } from '../errors/sandbox-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import type { JSONValue } from '../json/json-value';
 import { SandboxFrame } from './frame';
-import { CODE_FILE } from './prepare';
+import { CODE_FILE } from './code-file';
 
 export interface CodeSandboxOptions {
   /** A run's time limit. Default 5,000 ms. */

@@ -6,9 +6,8 @@
  */
 import { parse } from 'acorn';
 import { CodeError } from '../errors/code-error';
+import { CODE_FILE } from './code-file';
 
-/** The file name the sandbox gives the code (stack frames name it, which is how lines are found). */
-export const CODE_FILE = 'moat-code.js';
 
 type Node = { type: string; start: number; end: number; [key: string]: unknown };
 

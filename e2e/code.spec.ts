@@ -1,0 +1,91 @@
+import { ask, cards, expect, idle, lastAnswer, test } from './fixtures';
+
+test('code mode: one script in run_javascript calls two tools, drawn as nested cards; the answer combines them', async ({
+  page,
+  expectConsoleErrors: _,
+}) => {
+  await page.goto('./');
+  await ask(page, 'Use code to multiply 3 by 12 and convert 42 km to miles');
+  const card = cards(page, 'run_javascript');
+  await expect(card.getByTestId('tool-args')).toContainText('await tools.calculator');
+  const nested = card.getByTestId('nested-calls');
+  await expect(nested.locator('[data-tool="calculator"]')).toHaveAttribute('data-status', 'done');
+  await expect(nested.locator('[data-tool="convert_units"]')).toHaveAttribute('data-status', 'done');
+  await expect(nested.locator('[data-tool="convert_units"]').getByTestId('tool-result')).toContainText(
+    '42 km = 26.0976 mi',
+  );
+  await expect(card).toHaveAttribute('data-status', 'done');
+  await expect(card.locator(':scope > .tool-body > [data-testid="tool-output"]')).toHaveText('calculator said 36\n');
+  await expect(lastAnswer(page)).toContainText('Result: {"product":36,"distance":"42 km = 26.0976 mi"}');
+  await idle(page);
+});
+
+test('code that tries the network or the page gets nothing; an endless loop ends at its time limit and the next script runs', async ({
+  page,
+  expectConsoleErrors,
+}) => {
+  expectConsoleErrors(/Content Security Policy|Refused to connect/);
+  await page.goto('./');
+  await ask(page, "Run JavaScript: await fetch('https://example.com/')");
+  await expect(cards(page, 'run_javascript')).toHaveAttribute('data-status', 'error');
+  await expect(lastAnswer(page)).toContainText('The script failed');
+  await expect(lastAnswer(page)).toContainText('TypeError: Failed to fetch');
+  await idle(page);
+  await ask(page, 'Run JavaScript: [typeof document, typeof localStorage, typeof indexedDB.open]');
+  await expect(lastAnswer(page)).toContainText('Result: ["undefined","undefined","function"]');
+  await idle(page);
+  await ask(page, 'Run JavaScript: while (true) {}');
+  await expect(cards(page, 'run_javascript').last()).toHaveAttribute('data-status', 'error', { timeout: 20_000 });
+  await expect(lastAnswer(page)).toContainText('ran past its time limit of 10000 ms');
+  await idle(page);
+  await ask(page, 'Run JavaScript: [3, 1, 2].sort().map((x) => x * x)');
+  await expect(lastAnswer(page)).toContainText('Result: [1,4,9]');
+});
+
+// Playwright stops driving a page once any of its frames' processes crashes, so this test reads
+// the page through reports it sends itself (an init script; the route below answers them).
+test("a memory bomb in the sandbox kills only the sandbox's process: the page lives on and says so", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const reports: { at: number; status: string; result: string; frames: number }[] = [];
+  await page.route('**/__report?**', (route) => {
+    reports.push(JSON.parse(new URL(route.request().url()).searchParams.get('r') ?? '{}'));
+    return route.fulfill({ body: 'ok' });
+  });
+  let crashedAt = 0;
+  page.on('crash', () => {
+    crashedAt = Date.now();
+  });
+  await page.addInitScript(() => {
+    let frames = 0;
+    const tick = () => {
+      frames++;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    setInterval(() => {
+      const card = [...document.querySelectorAll('[data-tool="run_javascript"]')].at(-1) as HTMLElement | undefined;
+      const r = {
+        at: Date.now(),
+        status: card?.dataset.status ?? '',
+        result: card?.querySelector('[data-testid="tool-result"]')?.textContent ?? '',
+        frames,
+      };
+      void fetch(`./__report?r=${encodeURIComponent(JSON.stringify(r))}`).catch(() => {});
+    }, 200);
+  });
+  await page.goto('./?codeTimeoutMs=60000');
+  await ask(page, 'Run JavaScript: const hoard = []; for (;;) hoard.push(new Array(1e6).fill(7));');
+  await expect.poll(() => crashedAt, { timeout: 50_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(() => reports.find((r) => r.status === 'error')?.result ?? '', { timeout: 15_000 })
+    .toContain('The code sandbox stopped');
+  const after = reports.filter((r) => r.at > crashedAt + 500);
+  expect(after.length).toBeGreaterThan(5);
+  // The page kept drawing frames after the sandbox died.
+  expect((after.at(-1) as { frames: number }).frames).toBeGreaterThan((after[0] as { frames: number }).frames);
+  expect(reports.find((r) => r.status === 'error')?.result).toContain(
+    'The code sandbox stopped: its process stopped answering (out of memory, most likely)',
+  );
+});
