@@ -94,7 +94,8 @@ function planFor(said: string): PlannedTurn {
   const script =
     /^(?:please\s+)?(?:run|execute|eval(?:uate)?)(?:\s+this)?\s+(?:javascript|js|code)\s*:\s*([\s\S]+)$/i.exec(said);
   const fenced = /```(?:js|javascript)?\n([\s\S]+?)```/.exec(said);
-  if (script || fenced) return call('run_javascript', { code: ((fenced?.[1] ?? script?.[1]) as string).trim() });
+  const code = fenced?.[1] ?? script?.[1];
+  if (code) return call('run_javascript', { code: code.trim() });
   if (/\b(use|with|in|write)\s+(?:some\s+)?(code|javascript|a script)\b|\bcode mode\b/.test(t))
     return call('run_javascript', { code: CODE_MODE });
 

@@ -128,9 +128,7 @@ export class ChatView {
       }
       case 'tool-started': {
         const parent = event.parentToolCallId ? this.#cards.get(event.parentToolCallId) : undefined;
-        const card = parent
-          ? this.#nestedCard(parent, event.toolCallId, event.name)
-          : this.#card(event.toolCallId, event.name, answer);
+        const card = this.#card(event.toolCallId, event.name, parent ?? answer);
         if (parent) card.args(event.args);
         card.started();
         break;
@@ -205,22 +203,14 @@ export class ChatView {
     return this.#answer as AnswerView;
   }
 
-  #nestedCard(parent: ToolCard, id: string, name: string): ToolCard {
+  /** The call's card, made the first time and placed in the answer (or inside its caller's card). */
+  #card(id: string, name: string, place: AnswerView | ToolCard): ToolCard {
     let card = this.#cards.get(id);
     if (!card) {
       card = new ToolCard(id, name);
       this.#cards.set(id, card);
-      parent.nest(card);
-    }
-    return card;
-  }
-
-  #card(id: string, name: string, answer: AnswerView): ToolCard {
-    let card = this.#cards.get(id);
-    if (!card) {
-      card = new ToolCard(id, name);
-      this.#cards.set(id, card);
-      answer.card(card);
+      if (place instanceof ToolCard) place.nest(card);
+      else place.card(card);
     }
     return card;
   }

@@ -9,8 +9,8 @@ import { checkDuration, checkSignal } from '../errors/option-checks';
 import { SandboxLimitError } from '../errors/sandbox-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import type { JSONValue } from '../json/json-value';
-import { SandboxFrame } from './frame';
 import { CODE_FILE } from './code-file';
+import { SandboxFrame } from './frame';
 
 export interface CodeSandboxOptions {
   /** A run's time limit. Default 5,000 ms. */

@@ -8,7 +8,6 @@ import { parse } from 'acorn';
 import { CodeError } from '../errors/code-error';
 import { CODE_FILE } from './code-file';
 
-
 type Node = { type: string; start: number; end: number; [key: string]: unknown };
 
 /**
