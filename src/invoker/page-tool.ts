@@ -43,7 +43,7 @@ export async function runPageTool(tool: PageTool, call: ToolCall, host: PageTool
     signal: options.signal ?? new AbortController().signal,
     emit: (delta) => emit({ type: 'tool-output-delta', toolCallId: call.id, delta }),
     tools: [...specs.values()],
-    call: async (name, args) => {
+    call: async (name, args, callOptions) => {
       if (typeof name !== 'string') throw new TypeError(`Expected a tool name, got ${describeValue(name)}`);
       const inner: ToolCall = { id: `${call.id}.${++nested}`, name, args: isPlainObject(args) ? args : {} };
       const under = (event: ToolEvent): ToolEvent =>
@@ -64,8 +64,12 @@ export async function runPageTool(tool: PageTool, call: ToolCall, host: PageTool
         emit(under({ type: 'tool-error', toolCallId: inner.id, error, message }));
         return message;
       }
+      // Stopped with the calling tool, or sooner (a script that ended while its calls still ran).
+      const own = callOptions?.signal;
+      const signal = own && options.signal ? AbortSignal.any([options.signal, own]) : (own ?? options.signal);
       const turn = host.begin({
         ...options,
+        ...(signal ? { signal } : {}),
         ...(isPlainObject(host.state) ? { state: host.state } : {}),
         onEvent: (event) => {
           if (event.type !== 'done') emit(under(event));

@@ -129,7 +129,7 @@ export interface PageToolRuntime {
    * Call another tool of the invoker; resolves with its `ToolMessage` (status `error` when it
    * failed). Its events carry this call's id as `parentToolCallId`.
    */
-  call(name: string, args: Record<string, unknown>): Promise<ToolMessage>;
+  call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ToolMessage>;
   /** Every tool of the invoker, this one included. */
   tools: readonly ToolSpec[];
 }

@@ -33,8 +33,11 @@ export interface LogEntry {
 /** Functions the script may call as `await tools.<name>(args)`. */
 export interface SandboxTools {
   names: readonly string[];
-  /** Runs one call; what it resolves with is the script's result of the call (JSON data). */
-  call(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Runs one call; what it resolves with is the script's result of the call (JSON data). The
+   * signal aborts when the run ends (its calls still running are not waited for).
+   */
+  call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
 }
 
 export interface CodeRunOptions {
@@ -52,6 +55,9 @@ export interface CodeRunResult {
   logs: LogEntry[];
   durationMs: number;
 }
+
+/** Tool calls one script may have running at once. */
+const MAX_CALLS_IN_FLIGHT = 32;
 
 const LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug']);
 
@@ -149,11 +155,13 @@ export class CodeSandbox {
     const logs: LogEntry[] = [];
     let outputChars = 0;
     const tools = options.tools;
+    const calls = { inFlight: 0, ended: new AbortController() };
     return new Promise<CodeRunResult>((resolve, reject) => {
       let settled = false;
       const finish = (outcome: { value: JSONValue | undefined } | { error: unknown }, keep: boolean) => {
         if (settled) return;
         settled = true;
+        calls.ended.abort(new DOMException('The script this call came from has ended', 'AbortError'));
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
         frame.watch(false);
@@ -210,7 +218,7 @@ export class CodeSandbox {
         } else if (m.t === 'fail') {
           finish({ error: codeError(m) }, true);
         } else if (m.t === 'call' && typeof m.call === 'number' && typeof m.name === 'string') {
-          void this.#toolCall(frame, run, m.call, m.name, m.args, tools, () => settled);
+          void this.#toolCall(frame, run, m.call, m.name, m.args, tools, calls);
         }
       };
       frame.port.postMessage({
@@ -231,24 +239,29 @@ export class CodeSandbox {
     name: string,
     argsText: unknown,
     tools: SandboxTools | undefined,
-    over: () => boolean,
+    calls: { inFlight: number; ended: AbortController },
   ): Promise<void> {
     let reply: Record<string, unknown>;
+    calls.inFlight++;
     try {
+      if (calls.inFlight > MAX_CALLS_IN_FLIGHT)
+        throw new RangeError(`A script may have ${MAX_CALLS_IN_FLIGHT} tool calls running at once`);
       if (!tools?.names.includes(name)) throw new TypeError(`There is no tool '${name}'`);
       if (typeof argsText !== 'string' || argsText.length > this.#maxResult)
         throw new TypeError('The arguments are not JSON text of an acceptable size');
       const args = JSON.parse(argsText) as unknown;
       if (typeof args !== 'object' || args === null || Array.isArray(args))
         throw new TypeError(`tools.${name} takes an object of arguments, got ${describeValue(args)}`);
-      const value = await tools.call(name, args as Record<string, unknown>);
+      const value = await tools.call(name, args as Record<string, unknown>, calls.ended.signal);
       const text = value === undefined ? undefined : JSON.stringify(value);
       reply = { t: 'reply', run, call: id, ok: true, value: text };
     } catch (error) {
       const e = error instanceof Error ? error : new Error(String(error));
       reply = { t: 'reply', run, call: id, ok: false, name: e.name, message: e.message };
+    } finally {
+      calls.inFlight--;
     }
-    if (!over() && !frame.closed) frame.port.postMessage(reply);
+    if (!calls.ended.signal.aborted && !frame.closed) frame.port.postMessage(reply);
   }
 }
 

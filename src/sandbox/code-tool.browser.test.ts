@@ -100,4 +100,33 @@ out`,
       /^Result: \["Error: 'delete_note' \(call c\.1\) was not approved: it needs a person's approval, which only a call of the model itself can ask for[^"]*","tools\.nope is not a function"\]$/,
     );
   });
+
+  it("a script's calls are capped in flight, and those still running when it ends are stopped", async () => {
+    const invoker = new ToolInvoker({ pool, inlineTools: [codeTool(sandbox, { tools: pool })] });
+    const run = async (code: string) => {
+      const events: AgentEvent[] = [];
+      const model = scriptedModel((messages: readonly Message[]) =>
+        messages.at(-1)?.role === 'tool'
+          ? { text: String(messages.at(-1)?.content) }
+          : { toolCalls: [{ id: 'k', name: 'run_javascript', args: { code } }] },
+      );
+      for await (const event of createAgent({ model, invoker }).stream('go')) events.push(event);
+      return events;
+    };
+    const flood =
+      await run(`const r = await Promise.allSettled(Array.from({ length: 100 }, () => tools.multiply({ a: 2, b: 3 })));
+[r.filter((x) => x.status === 'fulfilled').length, r.find((x) => x.status === 'rejected')?.reason.message]`);
+    const text = (flood.at(-1) as { text: string }).text;
+    const [done, why] = JSON.parse(text.replace(/^Result: /, '')) as [number, string];
+    expect(done).toBeGreaterThanOrEqual(32);
+    expect(done).toBeLessThan(100);
+    expect(why).toBe('A script may have 32 tool calls running at once');
+
+    const started = performance.now();
+    const left = await run(`tools.slow({ ms: 5000 }); 'not waiting'`);
+    expect((left.at(-1) as { text: string }).text).toBe('Result: "not waiting"');
+    const slow = left.filter((e) => 'parentToolCallId' in e && e.parentToolCallId === 'k');
+    expect(slow.map((e) => e.type)).toEqual(['tool-started', 'tool-error']);
+    expect(performance.now() - started).toBeLessThan(4_000);
+  });
 });

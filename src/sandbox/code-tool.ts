@@ -71,8 +71,8 @@ export function codeTool(sandbox: CodeSandbox, options: CodeToolOptions = {}): P
         onOutput: (entry) => runtime.emit(entry),
         tools: {
           names: allowed(runtime.tools.filter((s) => s.name !== name)).map((s) => s.name),
-          call: async (tool, toolArgs) => {
-            const message = await runtime.call(tool, toolArgs);
+          call: async (tool, toolArgs, signal) => {
+            const message = await runtime.call(tool, toolArgs, { signal });
             if (message.status === 'error') throw new Error(message.content);
             try {
               return JSON.parse(message.content) as unknown;
