@@ -68,14 +68,19 @@ export function saveSettings(settings: ModelSettings, storage: Storage = localSt
 
 /** Every key removed from storage; the rest kept. */
 export function forgetKeys(settings: ModelSettings, storage: Storage = localStorage): ModelSettings {
-  const next: ModelSettings = {
+  const next = withoutKeys(settings);
+  saveSettings(next, storage);
+  return next;
+}
+
+/** The same settings with every key empty. */
+export function withoutKeys(settings: ModelSettings): ModelSettings {
+  return {
     ...settings,
     openai: { ...settings.openai, apiKey: '' },
     anthropic: { ...settings.anthropic, apiKey: '' },
     gemini: { ...settings.gemini, apiKey: '' },
   };
-  saveSettings(next, storage);
-  return next;
 }
 
 /** "OpenAI-compatible · qwen3", for the header. */

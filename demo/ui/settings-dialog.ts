@@ -11,6 +11,7 @@ import {
   type Provider,
   saveSettings,
   testConnection,
+  withoutKeys,
 } from '../model/settings';
 import { h } from './dom';
 
@@ -84,12 +85,7 @@ export function setUpSettingsDialog(onSave: (settings: ModelSettings) => void): 
   });
   $<HTMLButtonElement>('forget-keys').addEventListener('click', () => {
     const next = forgetKeys(loadSettings());
-    fill({
-      ...read(),
-      openai: { ...read().openai, apiKey: '' },
-      anthropic: { ...read().anthropic, apiKey: '' },
-      gemini: { ...read().gemini, apiKey: '' },
-    });
+    fill(withoutKeys(read()));
     say('Keys removed from this browser.', 'info');
     onSave(next);
   });

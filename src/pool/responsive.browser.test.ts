@@ -2,6 +2,7 @@
 // the 'quiet' project, alone after the other browser tests: with them beside it on two cores, it
 // would measure the machine, not the pool.
 import { afterEach, describe, expect, it } from 'vitest';
+import { countFrames } from '../../test/frames';
 import { call, testPool } from '../../test/pool-helpers';
 import { resultValue } from './tool-result';
 import type { WorkerPool } from './worker-pool';
@@ -20,17 +21,11 @@ describe('the page stays responsive', () => {
     const longTasks: PerformanceEntry[] = [];
     const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries()));
     observer.observe({ type: 'longtask' });
-    let frames = 0;
-    let running = true;
-    const loop = () => {
-      frames++;
-      if (running) requestAnimationFrame(loop);
-    };
-    requestAnimationFrame(loop);
+    const stopCounting = countFrames();
     const started = performance.now();
     const result = await p.call(call('spin', { ms: 2000 }));
     const elapsed = performance.now() - started;
-    running = false;
+    const frames = stopCounting();
     observer.disconnect();
     expect(resultValue(result)).toBeGreaterThan(0);
     expect(elapsed).toBeGreaterThanOrEqual(2000);

@@ -1,6 +1,7 @@
 // What a hostile script costs: each of these ends with a typed error, the page keeps drawing
 // frames meanwhile, and the next run works (in a fresh sandbox).
 import { afterEach, describe, expect, it } from 'vitest';
+import { countFrames } from '../../test/frames';
 import { SandboxCrashedError } from '../errors/sandbox-crashed-error';
 import { SandboxLimitError } from '../errors/sandbox-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
@@ -14,16 +15,9 @@ afterEach(() => {
 
 /** Frames the page drew while `work` ran. */
 async function framesDuring<T>(work: Promise<T>): Promise<{ frames: number; outcome: T | Error }> {
-  let frames = 0;
-  let on = true;
-  const tick = () => {
-    frames++;
-    if (on) requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
+  const stop = countFrames();
   const outcome = await work.catch((e: Error) => e);
-  on = false;
-  return { frames, outcome };
+  return { frames: stop(), outcome };
 }
 
 describe('the sandbox bounds a hostile script', () => {
