@@ -5,7 +5,7 @@
  */
 import { CodeError } from '../errors/code-error';
 import { describeValue } from '../errors/moat-error';
-import { checkDuration, checkSignal } from '../errors/option-checks';
+import { checkCount, checkDuration, checkSignal } from '../errors/option-checks';
 import { SandboxLimitError } from '../errors/sandbox-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import type { JSONValue } from '../json/json-value';
@@ -86,9 +86,9 @@ export class CodeSandbox {
     if (typeof options !== 'object' || options === null)
       throw new TypeError(`createCodeSandbox takes an options object, got ${describeValue(options)}`);
     this.#timeoutMs = checkDuration('timeoutMs', options.timeoutMs ?? 5_000);
-    this.#maxOutput = checkChars('maxOutputChars', options.maxOutputChars ?? 1_000_000);
-    this.#maxResult = checkChars('maxResultChars', options.maxResultChars ?? 1_000_000);
-    this.#maxCode = checkChars('maxCodeChars', options.maxCodeChars ?? 200_000);
+    this.#maxOutput = checkCount('maxOutputChars', options.maxOutputChars ?? 1_000_000, { min: 1 });
+    this.#maxResult = checkCount('maxResultChars', options.maxResultChars ?? 1_000_000, { min: 1 });
+    this.#maxCode = checkCount('maxCodeChars', options.maxCodeChars ?? 200_000, { min: 1 });
     this.#startTimeoutMs = checkDuration('startTimeoutMs', options.startTimeoutMs ?? 10_000);
   }
 
@@ -263,11 +263,6 @@ export class CodeSandbox {
     }
     if (!calls.ended.signal.aborted && !frame.closed) frame.port.postMessage(reply);
   }
-}
-
-function checkChars(name: string, value: unknown): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  throw new TypeError(`Expected \`${name}\` to be a positive whole number of characters, got ${describeValue(value)}`);
 }
 
 /** What the script threw, with the line it came from (the first stack frame in the code). */
