@@ -126,7 +126,8 @@ out`,
     const left = await run(`tools.slow({ ms: 5000 }); 'not waiting'`);
     expect((left.at(-1) as { text: string }).text).toBe('Result: "not waiting"');
     const slow = left.filter((e) => 'parentToolCallId' in e && e.parentToolCallId === 'k');
-    expect(slow.map((e) => e.type)).toEqual(['tool-started', 'tool-error']);
+    // Started, then stopped, never finished (a progress delta may come in between).
+    expect(slow.map((e) => e.type).filter((t) => t !== 'tool-output-delta')).toEqual(['tool-started', 'tool-error']);
     expect(performance.now() - started).toBeLessThan(4_000);
   });
 });
