@@ -6,6 +6,8 @@ const port = 4173;
 export const DEMO_BASE = '/moat/';
 /** The wire-protocol model server (test/model-server), for the OpenAI-compatible endpoint tests. */
 export const MODEL_SERVER = 'http://127.0.0.1:4180';
+const MEMORY = /memory\.spec\.ts$/;
+const FRAMES = /cpu\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -15,7 +17,28 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : [['list']],
   use: { baseURL: `http://127.0.0.1:${port}${DEMO_BASE}`, headless: true, trace: 'retain-on-failure' },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions() } }],
+  // The memory bombs run after everything else (they take gigabytes), and the frame-gap test
+  // alone at the end: beside them on two cores it measured the machine, not the page.
+  projects: [
+    {
+      name: 'chromium',
+      testIgnore: [MEMORY, FRAMES],
+      use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions() },
+    },
+    {
+      name: 'memory',
+      testMatch: MEMORY,
+      fullyParallel: false,
+      dependencies: ['chromium'],
+      use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions() },
+    },
+    {
+      name: 'frames',
+      testMatch: FRAMES,
+      dependencies: ['memory'],
+      use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions() },
+    },
+  ],
   webServer: [
     {
       command: `npx vite build && node --import tsx e2e/serve-demo.ts ${port} ${DEMO_BASE}`,

@@ -38,3 +38,51 @@ test('without a time limit it exhausts the renderer memory and the page crashes 
   await ask(page, 'Eat memory');
   expect(await crashed).toBe(true);
 });
+
+// Playwright stops driving a page once any of its frames' processes crashes, so this test reads
+// the page through reports it sends itself (an init script; the route below answers them).
+test("a memory bomb in the sandbox kills only the sandbox's process: the page lives on and says so", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const reports: { at: number; status: string; result: string; frames: number }[] = [];
+  await page.route('**/__report?**', (route) => {
+    reports.push(JSON.parse(new URL(route.request().url()).searchParams.get('r') ?? '{}'));
+    return route.fulfill({ body: 'ok' });
+  });
+  let crashedAt = 0;
+  page.on('crash', () => {
+    crashedAt = Date.now();
+  });
+  await page.addInitScript(() => {
+    let frames = 0;
+    const tick = () => {
+      frames++;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    setInterval(() => {
+      const card = [...document.querySelectorAll('[data-tool="run_javascript"]')].at(-1) as HTMLElement | undefined;
+      const r = {
+        at: Date.now(),
+        status: card?.dataset.status ?? '',
+        result: card?.querySelector('[data-testid="tool-result"]')?.textContent ?? '',
+        frames,
+      };
+      void fetch(`./__report?r=${encodeURIComponent(JSON.stringify(r))}`).catch(() => {});
+    }, 200);
+  });
+  await page.goto('./?codeTimeoutMs=60000');
+  await ask(page, 'Run JavaScript: const hoard = []; for (;;) hoard.push(new Array(1e6).fill(7));');
+  await expect.poll(() => crashedAt, { timeout: 50_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(() => reports.find((r) => r.status === 'error')?.result ?? '', { timeout: 15_000 })
+    .toContain('The code sandbox stopped');
+  const after = reports.filter((r) => r.at > crashedAt + 500);
+  expect(after.length).toBeGreaterThan(5);
+  // The page kept drawing frames after the sandbox died.
+  expect((after.at(-1) as { frames: number }).frames).toBeGreaterThan((after[0] as { frames: number }).frames);
+  expect(reports.find((r) => r.status === 'error')?.result).toContain(
+    'The code sandbox stopped: its process stopped answering (out of memory, most likely)',
+  );
+});

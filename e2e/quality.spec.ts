@@ -87,6 +87,8 @@ test('keyboard only: type, send, approve, reach the settings', async ({ page, ex
   await expect(approve).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(lastAnswer(page)).toContainText("Deleted the note 'the keyboard works'.");
+  // The end of a run gives the composer the focus: wait for it, then move on.
+  await idle(page);
   await page.getByRole('button', { name: 'Settings' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('dialog', { name: 'Model' })).toBeVisible();
