@@ -63,7 +63,7 @@ export default defineConfig(({ mode }) => ({
   preview: { port: 4173, strictPort: true, headers: isolationHeaders },
   worker: { format: 'es' },
   // Known up front, so that the first test run does not discover them and reload the page.
-  optimizeDeps: { include: ['comlink', 'zod', 'zod/mini', 'zod/v4/core', 'acorn', 'marked', 'dompurify'] },
+  optimizeDeps: { include: ['comlink', 'zod', 'zod/mini', 'zod/v4/core', 'acorn', 'marked', 'dompurify', 'idb'] },
   build:
     mode === 'bench'
       ? {
