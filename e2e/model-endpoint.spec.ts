@@ -90,7 +90,8 @@ test('a failed model request shows inline with Retry, and Retry carries on', asy
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(lastAnswer(page)).toContainText('Second time lucky.');
   await expect(page.getByRole('log').getByRole('alert')).toHaveCount(0);
-  // One user message in the thread, not two.
+  // One user message in the thread, not two (once the run has ended, and so saved it).
+  await idle(page);
   await page.reload();
   await expect(page.getByTestId('user')).toHaveText(['Hello?']);
 });
