@@ -13,8 +13,10 @@ test('count_primes(2e7) burns a core in a worker while the page keeps drawing: n
     const w = window as unknown as { frames_: number[]; counting: boolean };
     w.frames_ = [];
     w.counting = true;
+    // Only while the tool runs: what comes after (the answer streaming in) is not its cost.
+    const card = document.querySelector('[data-tool="count_primes"]') as HTMLElement;
     const tick = (now: number) => {
-      w.frames_.push(now);
+      if (card.dataset.status === 'running') w.frames_.push(now);
       if (w.counting) requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
