@@ -12,6 +12,7 @@ import { type ScriptedTurn, scriptedModel } from '../models/scripted-model';
 import type { ChatModel } from '../models/types';
 import { createMemoryCheckpointer } from '../store/checkpointer';
 import { createAgent } from './agent';
+import { newThreadId } from './input';
 import type { AgentEvent, AgentOptions } from './types';
 
 const ran: string[] = [];
@@ -190,6 +191,12 @@ describe('the loop', () => {
 });
 
 describe('threads', () => {
+  it('gives each new thread an id of its own', () => {
+    const ids = Array.from({ length: 1000 }, () => newThreadId());
+    expect(new Set(ids).size).toBe(1000);
+    expect(ids[0]).toMatch(/^thread-[0-9a-z-]{10,}-[0-9a-z]+$/);
+  });
+
   it('continues a thread, and an abort mid-step leaves the last checkpoint as it was', async () => {
     const checkpointer = createMemoryCheckpointer();
     const agent = agentWith(mathModel({ delayMs: 3 }), { checkpointer });

@@ -11,6 +11,7 @@ import type { ChatModel, ModelSettings } from '../models/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Checkpointer } from '../store/checkpointer';
 import type { ThreadSummary } from '../store/thread-summary';
+import { batchesOf } from '../stream/part-batches';
 import { claimsOf, deniedMessage, failedMessage, interruptedMessage, verdictFor } from './approvals';
 import { checkStreamOptions, newThreadId, parseInput } from './input';
 import { Thread, threadMemory } from './thread';
@@ -282,36 +283,39 @@ export class Agent {
         ...(this.#system ? { system: this.#system } : {}),
         signal,
       });
-      for await (const part of parts) {
-        switch (part.type) {
-          case 'text-delta':
-            progress.text += part.delta;
-            emit(part);
-            break;
-          case 'reasoning-delta':
-            emit(part);
-            break;
-          case 'tool-input-start':
-            emit({ type: 'tool-input-start', toolCallId: part.id, name: part.name, index: part.index });
-            break;
-          case 'tool-input-delta':
-            emit({ type: 'tool-input-delta', toolCallId: part.id, delta: part.delta, partialArgs: part.partialArgs });
-            break;
-          case 'tool-call': {
-            const call = part.toolCall;
-            emit({ type: 'tool-call', toolCall: call });
-            const decided = verdictFor(this.#approve, call, {
-              spec: specs.get(call.name),
-              messages: thread.messages,
-              state: thread.state,
-              context: options.context,
-            });
-            const verdict = decided instanceof Promise ? await decided : decided;
-            if ('ask' in verdict) held.push(call);
-            else if ('denied' in verdict) own.push(deniedMessage(call, verdict.denied, emit));
-            else if (this.#eager) start(call);
-            else later.push(call);
-            break;
+      // A chunk's parts come together: the calls that close in it start together (one message per worker).
+      for await (const batch of batchesOf(parts)) {
+        for (const part of batch) {
+          switch (part.type) {
+            case 'text-delta':
+              progress.text += part.delta;
+              emit(part);
+              break;
+            case 'reasoning-delta':
+              emit(part);
+              break;
+            case 'tool-input-start':
+              emit({ type: 'tool-input-start', toolCallId: part.id, name: part.name, index: part.index });
+              break;
+            case 'tool-input-delta':
+              emit({ type: 'tool-input-delta', toolCallId: part.id, delta: part.delta, partialArgs: part.partialArgs });
+              break;
+            case 'tool-call': {
+              const call = part.toolCall;
+              emit({ type: 'tool-call', toolCall: call });
+              const decided = verdictFor(this.#approve, call, {
+                spec: specs.get(call.name),
+                messages: thread.messages,
+                state: thread.state,
+                context: options.context,
+              });
+              const verdict = decided instanceof Promise ? await decided : decided;
+              if ('ask' in verdict) held.push(call);
+              else if ('denied' in verdict) own.push(deniedMessage(call, verdict.denied, emit));
+              else if (this.#eager) start(call);
+              else later.push(call);
+              break;
+            }
           }
         }
       }

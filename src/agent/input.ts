@@ -53,6 +53,10 @@ export function checkStreamOptions(options: AgentStreamOptions): void {
 
 /** A new thread's id. */
 export function newThreadId(): string {
-  const uuid = globalThis.crypto?.randomUUID?.bind(globalThis.crypto);
-  return uuid ? `thread-${uuid()}` : `thread-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  return `thread-${pageId}-${(++threadCount).toString(36)}`;
 }
+
+/** Random once per page load (a UUID costs microseconds to draw); a counter after it makes each id new. */
+const pageId =
+  globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+let threadCount = 0;

@@ -1,11 +1,13 @@
 import { MoatError } from '../errors/moat-error';
 import { ModelStreamError } from '../errors/model-stream-error';
 import type { AIMessage } from '../messages/types';
+import { batchesOf } from '../stream/part-batches';
 import type { StreamPart } from '../stream/stream-part';
 import type { ModelStream } from './types';
 
 /** What a client opens: the answer's parts, and the message they make. */
 export interface OpenedStream extends AsyncIterable<StreamPart> {
+  batches?(): AsyncIterable<StreamPart[]>;
   message(): AIMessage;
 }
 
@@ -23,30 +25,47 @@ export function modelStream(
   open: (signal: AbortSignal) => Promise<OpenedStream> | OpenedStream,
 ): ModelStream {
   let opened: OpenedStream | undefined;
-  async function* run(): AsyncGenerator<StreamPart> {
+  async function* run(batches: boolean): AsyncGenerator<StreamPart | StreamPart[]> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     if (signal?.aborted) throw signal.reason;
     signal?.addEventListener('abort', onAbort, { once: true });
     let good = 0;
     let skipped = 0;
+    /** The error a part means, if any; counts what came. */
+    const problem = (part: StreamPart): ModelStreamError | undefined => {
+      if (part.type !== 'error') {
+        good++;
+        return undefined;
+      }
+      if (part.code === 'provider-error')
+        return new ModelStreamError({ provider, reason: 'provider-error', detail: part.message });
+      if (part.code === 'truncated') {
+        return good === 0
+          ? malformed(provider, skipped)
+          : new ModelStreamError({ provider, reason: 'truncated', detail: part.message });
+      }
+      skipped++;
+      return undefined;
+    };
     try {
       opened = await open(controller.signal);
-      for await (const part of opened) {
-        if (part.type !== 'error') {
-          good++;
+      if (batches) {
+        for await (const batch of batchesOf(opened)) {
+          for (let i = 0; i < batch.length; i++) {
+            const error = problem(batch[i] as StreamPart);
+            if (!error) continue;
+            if (i > 0) yield batch.slice(0, i);
+            throw error;
+          }
+          yield batch;
+        }
+      } else {
+        for await (const part of opened) {
+          const error = problem(part);
+          if (error) throw error;
           yield part;
-          continue;
         }
-        if (part.code === 'provider-error')
-          throw new ModelStreamError({ provider, reason: 'provider-error', detail: part.message });
-        if (part.code === 'truncated') {
-          throw good === 0
-            ? malformed(provider, skipped)
-            : new ModelStreamError({ provider, reason: 'truncated', detail: part.message });
-        }
-        skipped++;
-        yield part;
       }
       if (good === 0) throw malformed(provider, skipped);
     } catch (error) {
@@ -64,9 +83,19 @@ export function modelStream(
       controller.abort(new DOMException('The model stream was closed', 'AbortError'));
     }
   }
-  const parts = run();
+  let parts: AsyncGenerator<StreamPart> | undefined;
+  let batches: AsyncGenerator<StreamPart[]> | undefined;
   return {
-    [Symbol.asyncIterator]: () => parts,
+    [Symbol.asyncIterator]: () => {
+      parts ??= run(false) as AsyncGenerator<StreamPart>;
+      return parts;
+    },
+    batches: () => ({
+      [Symbol.asyncIterator]: () => {
+        batches ??= run(true) as AsyncGenerator<StreamPart[]>;
+        return batches;
+      },
+    }),
     message() {
       if (!opened) throw new TypeError('message() is known once the stream has been read');
       return opened.message();

@@ -12,6 +12,7 @@ import type { StreamPart } from '../stream/stream-part';
 import { anthropic } from './anthropic';
 import { gemini } from './gemini';
 import { retryAfter } from './http';
+import { modelStream } from './model-stream';
 import { ollama } from './ollama';
 import { openAICompatible } from './openai-compatible';
 import type { ChatModel, ModelRequest } from './types';
@@ -82,6 +83,21 @@ describe.each(Object.keys(clients))('%s client', (name) => {
     const second = await drain(model, { messages: history, tools });
     expect(second.message.content).toBe('The answers are 36, 4.');
     expect(second.message.stopReason).toBe('end');
+  });
+
+  it('gives the same parts in batches (one per chunk the server sent) as one by one', async () => {
+    const id = await scenario({ turns });
+    const request = { messages: [userMessage('3 * 12 and 2 * 2?')], tools };
+    const one = await drain(make(id), request);
+    const stream = make(id).stream(request);
+    const batches: StreamPart[][] = [];
+    for await (const batch of stream.batches?.() ?? []) batches.push(batch);
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches.every((b) => b.length > 0)).toBe(true);
+    const calm = (parts: StreamPart[]) =>
+      parts.map((p) => (p.type === 'tool-input-delta' ? { type: p.type, delta: p.delta } : p));
+    expect(calm(batches.flat())).toEqual(calm(one.parts));
+    expect(stream.message().toolCalls.map((c) => c.args)).toEqual(one.message.toolCalls.map((c) => c.args));
   });
 
   it('sends the system prompt, tools and settings the way the provider wants them', async () => {
@@ -264,5 +280,39 @@ describe.skipIf(!hasFixtures)(`recorded provider streams replayed by the server 
       messages: [userMessage('hi')],
     });
     expect(message.toolCalls.length).toBeGreaterThanOrEqual(calls);
+  });
+});
+
+describe('modelStream read in batches', () => {
+  const text = (delta: string): StreamPart => ({ type: 'text-delta', delta });
+  const opened = (batches: StreamPart[][]) => ({
+    async *[Symbol.asyncIterator]() {
+      for (const b of batches) yield* b;
+    },
+    batches: () => ({
+      async *[Symbol.asyncIterator]() {
+        yield* batches;
+      },
+    }),
+    message: () => ({ role: 'assistant' as const, content: '', toolCalls: [], invalidToolCalls: [] }),
+  });
+
+  it("hands over the parts before a provider's error event, then throws it as ModelStreamError", async () => {
+    const batches = [
+      [text('a')],
+      [text('b'), { type: 'error', code: 'provider-error', message: 'overloaded' }, text('c')],
+    ];
+    for (const mode of ['parts', 'batches'] as const) {
+      const stream = modelStream('test', undefined, () => opened(batches as StreamPart[][]));
+      const seen: string[] = [];
+      const reading = (async () => {
+        if (mode === 'parts') for await (const p of stream) seen.push(p.type === 'text-delta' ? p.delta : p.type);
+        else
+          for await (const b of stream.batches?.() ?? [])
+            for (const p of b) seen.push(p.type === 'text-delta' ? p.delta : p.type);
+      })();
+      await expect(reading, mode).rejects.toMatchObject({ name: 'ModelStreamError', reason: 'provider-error' });
+      expect(seen, mode).toEqual(['a', 'b']);
+    }
   });
 });

@@ -34,6 +34,11 @@ export interface ModelRequest extends ModelSettings {
  * reason on abort; stopping early (`break`) cancels the request.
  */
 export interface ModelStream extends AsyncIterable<StreamPart> {
+  /**
+   * The same parts, one array per chunk the model sent (a client that cannot tell chunks apart
+   * may leave this out). Read this or the parts, not both.
+   */
+  batches?(): AsyncIterable<StreamPart[]>;
   /** The final message; call after the iteration ended. */
   message(): AIMessage;
 }

@@ -8,6 +8,7 @@ import { type Culprit, WorkerCrashedError } from '../errors/worker-crashed-error
 import { WorkerStartError } from '../errors/worker-start-error';
 import type { ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
+import { AbortListeners } from './abort-listeners';
 import { checkCallOptions, checkToolCall, startFailure, unsendable } from './call-checks';
 import { DeadlineHeap } from './deadline-heap';
 import { answerNetwork, networkWire } from './network-answers';
@@ -51,7 +52,6 @@ interface PendingCall {
   kills: number;
   /** Its time ran out while its worker was being stopped for another call. */
   timedOut?: ToolTimeoutError;
-  removeAbortListener?: () => void;
 }
 
 export type { CallOptions, CallOutcome, NetworkPolicy, PoolStats, WorkerPoolOptions } from './pool-options';
@@ -108,6 +108,8 @@ export class WorkerPool {
   readonly #quarantine: Quarantine;
   readonly #quarantineWorkers: number;
   readonly #calls = new Map<number, PendingCall>();
+  /** One abort listener per signal the calls carry (a turn's calls share one). */
+  readonly #aborts = new AbortListeners<PendingCall>((call, reason) => this.#abort(call, reason));
   readonly #deadlines = new DeadlineHeap<{ call: PendingCall; attempt: number }>();
   /** Calls settled on the page (aborted) that a worker may still be running, with their grace deadline. */
   readonly #abandoned = new Map<number, { worker: WorkerHandle; deadline: number; culprit: Culprit }>();
@@ -242,12 +244,7 @@ export class WorkerPool {
         kills: 0,
       };
       this.#calls.set(call.id, call);
-      if (options.signal) {
-        const signal = options.signal;
-        const onAbort = () => this.#abort(call, signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        call.removeAbortListener = () => signal.removeEventListener('abort', onAbort);
-      }
+      if (options.signal) this.#aborts.add(options.signal, call);
       this.#queue.push(call);
       this.#pump();
     });
@@ -690,7 +687,7 @@ export class WorkerPool {
     if (call.settled) return;
     call.settled = true;
     this.#calls.delete(call.id);
-    call.removeAbortListener?.();
+    if (call.options.signal) this.#aborts.remove(call.options.signal, call);
     if (error) call.reject(rawReason !== undefined ? (rawReason as Error) : error);
     else call.resolve(result as ToolResult);
   }

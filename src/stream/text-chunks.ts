@@ -68,34 +68,3 @@ function flushInto(decoder: TextDecoder, text: string): string {
 function isReadableStream(source: ByteSource): source is ReadableStream<Uint8Array> {
   return typeof (source as ReadableStream | null)?.getReader === 'function';
 }
-
-/**
- * Split text chunks into lines (LF, CRLF or CR), wherever the chunk boundaries fall; the last
- * line is yielded even without a line break after it.
- */
-export async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
-  let buffer = '';
-  let skipLF = false;
-  for await (const chunk of chunks) {
-    let start = 0;
-    let i = 0;
-    if (skipLF && chunk[0] === '\n') start = i = 1;
-    skipLF = false;
-    for (; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i);
-      if (c !== 10 && c !== 13) continue;
-      yield buffer + chunk.slice(start, i);
-      buffer = '';
-      if (c === 13) {
-        if (i + 1 < chunk.length) {
-          if (chunk.charCodeAt(i + 1) === 10) i++;
-        } else {
-          skipLF = true;
-        }
-      }
-      start = i + 1;
-    }
-    buffer += chunk.slice(start);
-  }
-  if (buffer) yield buffer;
-}
