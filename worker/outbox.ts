@@ -1,6 +1,7 @@
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolOutputError } from '../src/errors/tool-output-error';
 import { type CallRequest, OUT_DELTA, OUT_ERROR, OUT_STARTED, OUT_STRIDE, type OutBatch } from '../src/pool/protocol';
+import { clearStash, type ResultStash, stashResult } from '../src/pool/result-stash';
 
 /**
  * What a worker has for the page and has not posted yet: deltas, results and errors (an
@@ -17,6 +18,10 @@ export class Outbox {
   started = 0;
   #reported = 0;
   readonly #reportStarts: boolean;
+  /** With shared memory: where results wait safe until posted. */
+  readonly #stash: ResultStash | undefined;
+  /** Entries that would be lost if the worker were stopped now (not in the stash). */
+  #unsafe = 0;
   readonly #running: (id: number) => CallRequest | undefined;
   readonly #failed: (id: number, error: Error) => void;
 
@@ -29,9 +34,11 @@ export class Outbox {
     reportStarts: boolean,
     running: (id: number) => CallRequest | undefined,
     failed: (id: number, error: Error) => void,
+    stash?: ResultStash,
   ) {
     this.#post = post;
     this.#reportStarts = reportStarts;
+    this.#stash = stash;
     this.#running = running;
     this.#failed = failed;
   }
@@ -41,9 +48,27 @@ export class Outbox {
     return this.#entries.length > 0 || (this.#reportStarts && this.started > this.#reported);
   }
 
-  push(kind: number, call: CallRequest, payload: unknown): void {
+  /**
+   * Something that would be lost with the worker if a call started now blocked it until it is
+   * stopped: entries not in the stash (deltas, results that are not JSON), or started calls the
+   * page has not been told of. Post before starting another call while this holds.
+   */
+  get atRisk(): boolean {
+    return this.#unsafe > 0 || (this.#reportStarts && this.started > this.#reported);
+  }
+
+  /** Keep an entry for the next post; true when it is safe meanwhile (a result in the stash). */
+  push(kind: number, call: CallRequest, payload: unknown): boolean {
     if (kind !== OUT_DELTA) this.#answered.push(call);
     this.#entries.push(kind, call.id, payload);
+    let safe = false;
+    try {
+      safe = this.#stash !== undefined && stashResult(this.#stash, kind, call.id, payload);
+    } catch {
+      // not kept there (a payload JSON cannot write): it is posted before anything else runs
+    }
+    if (!safe) this.#unsafe++;
+    return safe;
   }
 
   /**
@@ -62,6 +87,7 @@ export class Outbox {
       this.#post(batch);
       batch.length = 0;
       this.#answered.length = 0;
+      this.#posted();
       return;
     } catch {
       // one of the entries cannot be cloned: below
@@ -69,6 +95,7 @@ export class Outbox {
     const answered = this.#answered;
     this.#entries = [];
     this.#answered = [];
+    this.#posted();
     for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
       const [kind, id] = [batch[i] as number, batch[i + 1] as number];
       try {
@@ -84,5 +111,11 @@ export class Outbox {
         this.#post([OUT_ERROR, id, serializeError(failure)]);
       }
     }
+  }
+
+  /** Everything is on its way to the page: the stash can start over. */
+  #posted(): void {
+    this.#unsafe = 0;
+    if (this.#stash) clearStash(this.#stash);
   }
 }

@@ -23,6 +23,7 @@ import {
   type WorkerControl,
   type WorkerToPage,
 } from '../src/pool/protocol';
+import { stashOf } from '../src/pool/result-stash';
 import type { ToolSpec } from '../src/providers/tool-spec';
 import { deferredStore } from '../src/store/deferred-store';
 import type { Store } from '../src/store/types';
@@ -170,6 +171,7 @@ class ToolServer {
         this.#running.get(id)?.abort(failure);
         this.#running.delete(id);
       },
+      config.stash ? stashOf(config.stash) : undefined,
     );
     if (config.doorbell) this.#bell = doorbellOf(config.doorbell);
     this.#storeName = config.store?.name;
@@ -253,10 +255,10 @@ class ToolServer {
     this.#receiving = true;
     try {
       for (let i = 0; i + CALL_STRIDE <= batch.length; i += CALL_STRIDE) {
-        // What the calls before this one produced leaves now, before it starts: if it hogs the
-        // worker until the worker is stopped, their results are not lost with it (and, without
-        // shared memory, the page learns that they started).
-        if (this.#outbox.pending) this.#flush();
+        // What the calls before this one produced is safe before it starts: if it hogs the
+        // worker until the worker is stopped, their results are not lost with it. In the stash
+        // they are (shared memory); else they leave now (and the page learns that they started).
+        if (this.#outbox.atRisk) this.#flush();
         const extras = batch[i + 4];
         const call: CallRequest = {
           id: batch[i] as number,
@@ -343,11 +345,11 @@ class ToolServer {
 
   #send(kind: number, call: CallRequest, payload: unknown): void {
     if (kind !== OUT_DELTA) this.#running.delete(call.id);
-    this.#outbox.push(kind, call, payload);
+    const safe = this.#outbox.push(kind, call, payload);
     if (this.#receiving) return; // posted before the batch's next call starts, or at its end
-    // A result or an error leaves at once: no other tool code runs before it is posted. Deltas
-    // of the same tick go together.
-    if (kind !== OUT_DELTA) {
+    // A result or an error not in the stash leaves at once: no other tool code runs before it
+    // is posted. Stashed results and deltas of the same tick go together.
+    if (kind !== OUT_DELTA && !safe) {
       this.#flush();
       return;
     }

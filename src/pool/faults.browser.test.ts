@@ -122,6 +122,31 @@ describe('faults', () => {
     expect(resultValue(await pool.call(call('add', { a: 1, b: 1 })))).toBe(2);
   });
 
+  it('loses no result a call finished before a sibling in the same batch held the thread', async () => {
+    for (const sharedMemory of [true, false]) {
+      pool = testPool({ size: 1, sharedMemory });
+      await pool.warm();
+      // One tick, one message: three calls finish at once (an error among them), then spin holds
+      // the worker until its time runs out and the worker is stopped.
+      const finished = [
+        pool.call(call('echo', { text: 'kept' })),
+        pool.call(call('artifact', {})),
+        pool.call(call('fail', { message: 'expected failure' })),
+      ].map(settle);
+      const stuck = pool.call(call('spin', { ms: -1 }), { timeoutMs: 200 });
+      await expect(stuck).rejects.toBeInstanceOf(ToolTimeoutError);
+      const [echo, artifact, failed] = await Promise.all(finished);
+      expect(echo?.ok && resultValue(echo.value)).toEqual({ text: 'kept' });
+      expect(artifact?.ok && artifact.value.artifact).toBeDefined();
+      expect(!failed?.ok && failed?.error).toBeInstanceOf(ToolExecutionError);
+      // With shared memory they waited in the stash (no message per call) and were read from
+      // it; without, each was posted before the next call started.
+      const shared = sharedMemory && crossOriginIsolated;
+      expect(pool.stats).toMatchObject({ restarted: 1, salvaged: shared ? 3 : 0 });
+      await pool.close();
+    }
+  });
+
   it('aborts a call: rejects with the signal reason, the tool sees its signal', async () => {
     pool = testPool({ size: 1 });
     await pool.warm();

@@ -89,6 +89,11 @@ export interface PoolStats {
   rerun: number;
   /** Calls a stopped worker had not started, sent to another worker instead of failing. */
   recovered: number;
+  /**
+   * Results a stopped worker had produced but not posted yet, read from shared memory (the
+   * result stash) instead of lost. Cross-origin-isolated pages only.
+   */
+  salvaged: number;
   /** Calls run in quarantine (alone, on a worker of their own). */
   quarantined: number;
 }

@@ -55,7 +55,25 @@ export interface WorkerConfig {
   started?: SharedArrayBuffer;
   /** The doorbell (see `DOORBELL`): present when the page can share memory. */
   doorbell?: SharedArrayBuffer;
+  /** The result stash (see `STASH`): present when the page can share memory. */
+  stash?: SharedArrayBuffer;
 }
+
+/**
+ * The result stash (`result-stash.ts`): with shared memory, the worker writes each result there
+ * the moment it is produced, and posts results in batches (one message per tick, not one per
+ * call); the page reads what was not posted yet before it stops the worker. Int32 words: `lock`
+ * (the page reads: write nothing more), `busy` (the worker is writing), `used` (bytes of records
+ * published). Records from byte `header`: kind, id, byte length (Int32, little-endian), then the
+ * UTF-8 content (text and JSON results) or JSON (other results, errors), padded to four bytes.
+ */
+export const STASH = {
+  lock: 0,
+  busy: 1,
+  used: 2,
+  header: 16,
+  bytes: 256 * 1024,
+} as const;
 
 /**
  * The doorbell: a faster way in for calls to an idle worker, when page and worker share memory.
@@ -130,9 +148,9 @@ export const CALL_STRIDE = 5;
  * `OUT_ERROR` a `SerializedError`, `OUT_DELTA` the delta. `OUT_STARTED` (id: how many calls
  * the worker has started) tells a page without shared memory which calls began.
  *
- * A worker posts what it has before it starts another call: a result is never lost with a
- * worker that a later call blocks, and (without shared memory) the page knows every call it
- * started except, at most, the one it started last.
+ * A result is never lost with a worker that a later call blocks: with shared memory it is in the
+ * stash (`STASH`) the moment it exists; without, the worker posts what it has before it starts
+ * another call, and the page then knows every call it started except, at most, the last.
  */
 export type OutBatch = (number | string | CallResult | SerializedError | unknown)[];
 export const OUT_STRIDE = 3;

@@ -6,6 +6,8 @@ import { command, convertResult, withArtifact } from '../../worker/results';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { AbortListeners } from './abort-listeners';
 import { DeadlineHeap } from './deadline-heap';
+import { OUT_DELTA, OUT_ERROR, OUT_JSON, OUT_RESULT, OUT_TEXT, STASH } from './protocol';
+import { clearStash, newStashMemory, readStash, stashOf, stashResult } from './result-stash';
 import { workerContentSecurityPolicy } from './worker-csp';
 
 describe('AbortListeners', () => {
@@ -59,6 +61,48 @@ describe('AbortListeners', () => {
     ]);
     other.abort('later');
     expect(told.at(-1)).toEqual(['x', 'later']);
+  });
+});
+
+describe('the result stash', () => {
+  it('gives back what the worker kept, in order, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.string({ unit: 'grapheme' }))), (items) => {
+        const stash = stashOf(newStashMemory());
+        const expected: unknown[] = [];
+        items.forEach(([asJSON, text], id) => {
+          expect(stashResult(stash, asJSON ? OUT_JSON : OUT_TEXT, id, text)).toBe(true);
+          expected.push(asJSON ? OUT_JSON : OUT_TEXT, id, text);
+        });
+        expect(readStash(stash)).toEqual(expected);
+      }),
+    );
+  });
+
+  it('keeps whole results and errors as JSON; refuses deltas and what JSON cannot hold', () => {
+    const stash = stashOf(newStashMemory());
+    const result = { content: '2 rows', kind: 'text', artifact: [{ a: 1 }] };
+    const error = { name: 'ToolExecutionError', message: 'boom', data: { toolName: 'f' } };
+    expect(stashResult(stash, OUT_RESULT, 1, result)).toBe(true);
+    expect(stashResult(stash, OUT_ERROR, 2, error)).toBe(true);
+    expect(stashResult(stash, OUT_RESULT, 3, { content: 'x', kind: 'text', artifact: new Date(0) })).toBe(false);
+    expect(stashResult(stash, OUT_DELTA, 4, 'a delta')).toBe(false);
+    expect(stashResult(stash, OUT_TEXT, 5, { not: 'a string' })).toBe(false);
+    expect(readStash(stash)).toEqual([OUT_RESULT, 1, result, OUT_ERROR, 2, error]);
+  });
+
+  it('says no when full, starts over when cleared, and takes nothing once the page reads', () => {
+    const stash = stashOf(newStashMemory(64));
+    expect(stashResult(stash, OUT_TEXT, 1, 'x'.repeat(40))).toBe(true);
+    expect(stashResult(stash, OUT_TEXT, 2, 'y'.repeat(40))).toBe(false); // does not fit
+    clearStash(stash);
+    expect(stashResult(stash, OUT_TEXT, 2, 'y'.repeat(40))).toBe(true);
+    expect(readStash(stash)).toEqual([OUT_TEXT, 2, 'y'.repeat(40)]);
+    // Locked by the read: nothing more is written, and nothing is cleared under the reader.
+    expect(stashResult(stash, OUT_TEXT, 3, 'z')).toBe(false);
+    clearStash(stash);
+    expect(readStash(stash)).toEqual([OUT_TEXT, 2, 'y'.repeat(40)]);
+    expect(Atomics.load(stash.words, STASH.busy)).toBe(0);
   });
 });
 

@@ -131,6 +131,7 @@ describe('tool runtime through the pool', () => {
       rung: 0,
       rerun: 0,
       recovered: 0,
+      salvaged: 0,
       quarantined: 0,
     });
     await pool.warm();

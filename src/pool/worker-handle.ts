@@ -7,6 +7,7 @@ import {
   type CallBatch,
   type CallRequest,
   DOORBELL,
+  type OutBatch,
   type PageToWorker,
   PROTOCOL_VERSION,
   STOP_BIT,
@@ -15,6 +16,7 @@ import {
   type WorkerControl,
   type WorkerToPage,
 } from './protocol';
+import { newStashMemory, type ResultStash, readStash, stashOf } from './result-stash';
 
 /** A call as one worker holds it: the pool's record plus its place in the worker's order. */
 export interface Dispatched {
@@ -42,6 +44,8 @@ export class WorkerHandle {
   readonly #events: WorkerEvents;
   readonly #started: Int32Array | undefined;
   readonly #bell: Doorbell | undefined;
+  /** Results the worker has not posted yet (shared memory). */
+  readonly #stash: ResultStash | undefined;
   /** Calls sent (or about to be), by pool id, in send order. */
   readonly calls = new Map<number, Dispatched>();
   #outbox: CallRequest[] = [];
@@ -90,6 +94,8 @@ export class WorkerHandle {
     this.#started = started ? new Int32Array(started) : undefined;
     const doorbell = shared ? newDoorbellMemory() : undefined;
     if (doorbell) this.#bell = doorbellOf(doorbell);
+    const stash = shared ? newStashMemory() : undefined;
+    if (stash) this.#stash = stashOf(stash);
     // The hot path is the worker's own channel, the cheapest there is (a MessagePort round trip
     // costs about a fifth more); `describe` goes over Comlink on a port of its own.
     const control = new MessageChannel();
@@ -138,7 +144,7 @@ export class WorkerHandle {
       );
     });
     worker.addEventListener('messageerror', () => this.#fail('a message from the worker could not be read'));
-    const fullConfig: WorkerConfig = started && doorbell ? { ...config, started, doorbell } : config;
+    const fullConfig: WorkerConfig = started && doorbell && stash ? { ...config, started, doorbell, stash } : config;
     worker.postMessage({ t: 'hello', config: fullConfig, port: control.port2 } satisfies PageToWorker, [control.port2]);
   }
 
@@ -281,6 +287,14 @@ export class WorkerHandle {
     const at = this.#outbox.findIndex((r) => r.id === id);
     if (at >= 0) this.#outbox.splice(at, 1);
     return 'unsent';
+  }
+
+  /**
+   * Results the worker produced but had not posted (shared memory only; empty without): read
+   * once the worker is to be stopped, before it is. The worker writes nothing more after this.
+   */
+  takeStashed(): OutBatch {
+    return this.#stash ? readStash(this.#stash) : [];
   }
 
   /** Calls queued in the outbox but not yet posted. */

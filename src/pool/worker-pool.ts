@@ -121,6 +121,7 @@ export class WorkerPool {
   #rung = 0;
   #rerun = 0;
   #recovered = 0;
+  #salvaged = 0;
   #quarantined = 0;
   #closed = false;
   #pumping = false;
@@ -158,6 +159,7 @@ export class WorkerPool {
       rung: this.#rung,
       rerun: this.#rerun,
       recovered: this.#recovered,
+      salvaged: this.#salvaged,
       quarantined: this.#quarantined,
     };
   }
@@ -449,7 +451,7 @@ export class WorkerPool {
   }
 
   /** Settle the calls an `OutBatch` answers and pass on its deltas. */
-  #receiveOut(handle: WorkerHandle, batch: OutBatch): void {
+  #receiveOut(handle: WorkerHandle, batch: OutBatch, pump = true): void {
     for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
       const kind = batch[i] as number;
       const id = batch[i + 1] as number;
@@ -488,7 +490,7 @@ export class WorkerPool {
       );
     }
     // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
-    if (this.#queueHead < this.#queue.length || this.#quarantineQueue.length > 0) this.#pump();
+    if (pump && (this.#queueHead < this.#queue.length || this.#quarantineQueue.length > 0)) this.#pump();
   }
 
   /**
@@ -528,6 +530,13 @@ export class WorkerPool {
   }
 
   #account(handle: WorkerHandle, reason: string, connected: boolean, fault: Fault): void {
+    // Results it produced but had not posted (a sibling blocked it first) are in the stash.
+    const stashed = handle.takeStashed();
+    if (stashed.length > 0) {
+      const before = handle.calls.size;
+      this.#receiveOut(handle, stashed, false);
+      this.#salvaged += before - handle.calls.size;
+    }
     const unsent = handle.takeUnsent();
     const unstarted = handle.unstarted();
     handle.terminate(reason);
