@@ -18,6 +18,17 @@ test('code mode: one script in run_javascript calls two tools, drawn as nested c
   await expect(card.locator(':scope > .tool-body > [data-testid="tool-output"]')).toHaveText('calculator said 36\n');
   await expect(lastAnswer(page)).toContainText('Result: {"product":36,"distance":"42 km = 26.0976 mi"}');
   await idle(page);
+
+  // Drawn again from the saved thread after a reload: the script's calls and console are there too.
+  await page.reload();
+  const again = cards(page, 'run_javascript');
+  await expect(again).toHaveAttribute('data-status', 'done');
+  const restored = again.getByTestId('nested-calls');
+  await expect(restored.locator('[data-tool="calculator"]')).toHaveAttribute('data-status', 'done');
+  await expect(restored.locator('[data-tool="convert_units"]').getByTestId('tool-result')).toContainText(
+    '42 km = 26.0976 mi',
+  );
+  await expect(again.locator(':scope > .tool-body > [data-testid="tool-output"]')).toHaveText('calculator said 36\n');
 });
 
 test('code that tries the network or the page gets nothing; an endless loop ends at its time limit and the next script runs', async ({

@@ -3,7 +3,7 @@
  * token by token, redrawn at most once a frame) and a card per tool call, in the order they
  * happened. It draws a saved thread too, pending approvals included.
  */
-import type { AgentEvent, Message, ToolCall } from 'moat';
+import type { AgentEvent, Message, NestedCall, ToolCall } from 'moat';
 import { h } from './dom';
 import { renderMarkdown } from './markdown';
 import { ToolCard } from './tool-card';
@@ -190,12 +190,29 @@ export class ChatView {
         }
         answer.seal();
       } else if (message.role === 'tool') {
-        this.#cards.get(message.toolCallId)?.finish(message.content, message.status === 'success');
+        const card = this.#cards.get(message.toolCallId);
+        if (!card) continue;
+        this.#script(card, message.artifact);
+        card.finish(message.content, message.status === 'success');
       }
     }
     for (const call of pending) if (this.#answer) this.#ask(call, this.#answer);
     this.end();
     this.#scroll();
+  }
+
+  /** What a `run_javascript` call did, kept in its artifact: its console and its calls, nested. */
+  #script(card: ToolCard, artifact: unknown): void {
+    if (typeof artifact !== 'object' || artifact === null) return;
+    const { logs, calls } = artifact as { logs?: unknown; calls?: unknown };
+    if (Array.isArray(logs)) for (const entry of logs) card.output(entry);
+    if (!Array.isArray(calls)) return;
+    for (const call of calls as Partial<NestedCall>[]) {
+      if (typeof call?.toolCallId !== 'string' || typeof call.name !== 'string') continue;
+      const nested = this.#card(call.toolCallId, call.name, card);
+      nested.args(call.args);
+      nested.finish(typeof call.content === 'string' ? call.content : '', call.ok === true);
+    }
   }
 
   #current(): AnswerView {

@@ -70,6 +70,17 @@ describe('codeTool: tools as functions inside the sandbox', () => {
       toolCallId: 'code-1',
       delta: { level: 'log', text: 'product 36' },
     });
+    // The script's result keeps its calls and console (an app drawing the thread again shows them).
+    const done = events.find((e) => e.type === 'tool-finished' && e.toolCallId === 'code-1');
+    const artifact = done?.type === 'tool-finished' ? done.message.artifact : undefined;
+    expect(artifact).toMatchObject({
+      value: { product: 36 },
+      logs: [{ level: 'log', text: 'product 36' }],
+      calls: [
+        { toolCallId: 'code-1.1', name: 'multiply', args: { a: 3, b: 12 }, content: '36', ok: true },
+        { toolCallId: 'code-1.2', name: 'add', args: { a: 11, b: 49 }, ok: false },
+      ],
+    });
   });
 
   it('a tool that needs approval is refused when code calls it; an unknown tool is an error in the script', async () => {

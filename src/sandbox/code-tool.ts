@@ -23,6 +23,23 @@ export interface CodeToolOptions {
   description?: string;
 }
 
+/** A tool call the script made, as its artifact keeps it (a thread drawn again shows it). */
+export interface NestedCall {
+  toolCallId: string;
+  name: string;
+  args: unknown;
+  /** The tool message's content: the result, or the error the script saw. */
+  content: string;
+  ok: boolean;
+}
+
+/** The artifact of a successful run: its value, its console, and the tool calls it made, in order of completion. */
+export interface CodeArtifact {
+  value: unknown;
+  logs: LogEntry[];
+  calls: NestedCall[];
+}
+
 const DEFAULT_DESCRIPTION =
   'Run JavaScript in a sandbox: no network, no DOM, no storage. The value of the last expression (or of `return`) is the result; console output is returned too; top-level `await` works; top-level declarations persist between runs.';
 
@@ -66,6 +83,7 @@ export function codeTool(sandbox: CodeSandbox, options: CodeToolOptions = {}): P
     async run(args, runtime) {
       const code = args.code;
       if (typeof code !== 'string') throw new TypeError(`Expected \`code\` to be a string, got ${describeValue(code)}`);
+      const calls: NestedCall[] = [];
       const result = await sandbox.run(code, {
         signal: runtime.signal,
         onOutput: (entry) => runtime.emit(entry),
@@ -73,6 +91,13 @@ export function codeTool(sandbox: CodeSandbox, options: CodeToolOptions = {}): P
           names: allowed(runtime.tools.filter((s) => s.name !== name)).map((s) => s.name),
           call: async (tool, toolArgs, signal) => {
             const message = await runtime.call(tool, toolArgs, { signal });
+            calls.push({
+              toolCallId: message.toolCallId,
+              name: message.name ?? tool,
+              args: toolArgs,
+              content: message.content,
+              ok: message.status !== 'error',
+            });
             if (message.status === 'error') throw new Error(message.content);
             try {
               return JSON.parse(message.content) as unknown;
@@ -82,7 +107,8 @@ export function codeTool(sandbox: CodeSandbox, options: CodeToolOptions = {}): P
           },
         },
       });
-      return { content: report(result.value, result.logs), artifact: { value: result.value, logs: result.logs } };
+      const artifact: CodeArtifact = { value: result.value, logs: result.logs, calls };
+      return { content: report(result.value, result.logs), artifact };
     },
   };
 }

@@ -7,4 +7,4 @@ export {
   type LogEntry,
   type SandboxTools,
 } from './code-sandbox';
-export { type CodeToolOptions, codeTool, signatureOf } from './code-tool';
+export { type CodeArtifact, type CodeToolOptions, codeTool, type NestedCall, signatureOf } from './code-tool';
