@@ -51,9 +51,12 @@ export class ToolTurn {
   readonly #updates: (StateUpdate | undefined)[] = [];
   readonly #thrown: { index: number; error: Error }[] = [];
   readonly #invalid: InvalidToolCall[] = [];
-  readonly #settled: Promise<void>[] = [];
-  /** Calls waiting for the specs or for a free slot: their index and what settles them. */
-  readonly #queue: [number, () => void][] = [];
+  /** Calls added and not settled yet; `close` waits for none. */
+  #outstanding = 0;
+  #whenSettled: Promise<void> | undefined;
+  #allSettled: (() => void) | undefined;
+  /** Calls waiting for the specs or for a free slot: their index. */
+  readonly #queue: number[] = [];
   #run: Runner | undefined;
   #specsError: { error: unknown } | undefined;
   #loading = false;
@@ -89,11 +92,12 @@ export class ToolTurn {
     this.#calls.push(call);
     this.#messages.push(undefined);
     this.#updates.push(undefined);
+    this.#outstanding++;
     if (this.#run && this.#active < this.#host.maxConcurrency) {
       this.#active++;
-      this.#settled.push(this.#runOne(i).then(this.#release));
+      this.#runOne(i);
     } else {
-      this.#settled.push(new Promise<void>((resolve) => this.#queue.push([i, resolve])));
+      this.#queue.push(i);
       this.#load();
     }
   }
@@ -111,7 +115,12 @@ export class ToolTurn {
    */
   async close(): Promise<RunResult> {
     this.#closed = true;
-    await Promise.all(this.#settled);
+    if (this.#outstanding > 0) {
+      this.#whenSettled ??= new Promise<void>((resolve) => {
+        this.#allSettled = resolve;
+      });
+      await this.#whenSettled;
+    }
     if (this.#specsError) throw this.#specsError.error;
     const signal = this.#options.signal;
     if (signal?.aborted) throw signal.reason;
@@ -130,19 +139,15 @@ export class ToolTurn {
     return { messages, state: merged };
   }
 
-  readonly #release = (): void => {
-    this.#active--;
-    this.#drain();
-  };
+  /** A call is over (run, or never to run): one fewer to wait for. */
+  #settle(): void {
+    if (--this.#outstanding === 0) this.#allSettled?.();
+  }
 
   #drain(): void {
     while (this.#run && this.#active < this.#host.maxConcurrency && this.#queue.length > 0) {
-      const [i, settle] = this.#queue.shift() as [number, () => void];
       this.#active++;
-      this.#runOne(i).then(() => {
-        settle();
-        this.#release();
-      });
+      this.#runOne(this.#queue.shift() as number);
     }
   }
 
@@ -156,24 +161,39 @@ export class ToolTurn {
       },
       (error: unknown) => {
         this.#specsError = { error };
-        for (const [, settle] of this.#queue.splice(0)) settle();
+        for (const _ of this.#queue.splice(0)) this.#settle();
       },
     );
   }
 
-  /** One call, start to end; never rejects (its outcome is recorded). */
-  #runOne(i: number): Promise<void> {
+  /** One call, start to end; its outcome is recorded, then its slot goes to the next waiting. */
+  #runOne(i: number): void {
     const call = this.#calls[i] as ToolCall;
     if (this.#listening) this.#emit({ type: 'tool-started', toolCallId: call.id, name: call.name, args: call.args });
-    return (this.#run as Runner)(call, this.#state).then(
+    const over = () => {
+      this.#active--;
+      this.#settle();
+      this.#drain();
+    };
+    let running: Promise<ToolOutcome>;
+    try {
+      running = (this.#run as Runner)(call, this.#state);
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    running.then(
       (outcome) => {
         try {
           this.#succeeded(i, call, outcome);
         } catch (error) {
           this.#failed(i, call, error);
         }
+        over();
       },
-      (error: unknown) => this.#failed(i, call, error),
+      (error: unknown) => {
+        this.#failed(i, call, error);
+        over();
+      },
     );
   }
 
