@@ -10,7 +10,7 @@ import type { ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import { AbortListeners } from './abort-listeners';
 import { checkCallOptions, checkToolCall, startFailure, unsendable } from './call-checks';
-import { DeadlineHeap } from './deadline-heap';
+import { CallClock } from './call-clock';
 import { answerNetwork, networkWire } from './network-answers';
 import {
   type CallOptions,
@@ -93,7 +93,6 @@ export class WorkerPool {
   readonly #timeoutMs: number;
   readonly #maxQueue: number;
   readonly #concurrency: number;
-  readonly #abortGraceMs: number;
   readonly #startTimeoutMs: number;
   readonly #network: NetworkPolicy;
   readonly #shared: boolean;
@@ -110,11 +109,8 @@ export class WorkerPool {
   readonly #calls = new Map<number, PendingCall>();
   /** One abort listener per signal the calls carry (a turn's calls share one). */
   readonly #aborts = new AbortListeners<PendingCall>((call, reason) => this.#abort(call, reason));
-  readonly #deadlines = new DeadlineHeap<{ call: PendingCall; attempt: number }>();
   /** Calls settled on the page (aborted) that a worker may still be running, with their grace deadline. */
-  readonly #abandoned = new Map<number, { worker: WorkerHandle; deadline: number; culprit: Culprit }>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #timerAt = Number.POSITIVE_INFINITY;
+  readonly #clock: CallClock<PendingCall, WorkerHandle>;
   #nextCallId = 1;
   #nextWorkerId = 1;
   #restarted = 0;
@@ -139,7 +135,16 @@ export class WorkerPool {
     this.#timeoutMs = o.timeoutMs;
     this.#maxQueue = o.maxQueue;
     this.#concurrency = o.concurrency;
-    this.#abortGraceMs = o.abortGraceMs;
+    this.#clock = new CallClock(o.abortGraceMs, {
+      timedOut: (call, attempt) => this.#timedOut(call, attempt),
+      ignoredAbort: (worker, culprit) =>
+        this.#retire(
+          worker,
+          `a cancelled call (${culprit.toolCallId}, '${culprit.toolName}') ignored its abort signal for ${o.abortGraceMs} ms`,
+          true,
+          { culprit },
+        ),
+    });
     this.#startTimeoutMs = o.startTimeoutMs;
     this.#quarantine = new Quarantine(o.quarantineMs);
     this.#quarantineWorkers = o.quarantineWorkers;
@@ -276,7 +281,7 @@ export class WorkerPool {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearTimeout(this.#timer);
+    this.#clock.stop();
     for (const call of [...this.#calls.values()]) this.#settle(call, new PoolClosedError());
     for (const worker of [...this.#workers, ...this.#isolated]) worker.terminate('the pool was closed');
     this.#workers.length = 0;
@@ -462,7 +467,7 @@ export class WorkerPool {
       }
       const call = this.#calls.get(id);
       if (!call || call.worker !== handle) {
-        if (kind !== OUT_DELTA) this.#abandoned.delete(id);
+        if (kind !== OUT_DELTA) this.#clock.answered(id);
         continue;
       }
       if (kind === OUT_DELTA) {
@@ -506,7 +511,7 @@ export class WorkerPool {
       const index = list.indexOf(handle);
       if (index >= 0) list.splice(index, 1);
     }
-    for (const [id, entry] of this.#abandoned) if (entry.worker === handle) this.#abandoned.delete(id);
+    this.#clock.forget(handle);
     if (fault.call && fault.error) this.#settle(fault.call, fault.error);
     if (fault.culprit) this.#quarantine.add(fault.culprit.toolName);
     if (connected) this.#restarted++;
@@ -616,12 +621,7 @@ export class WorkerPool {
     // Not posted yet: take it back, nothing runs. Posted: ask the tool to stop, and watch.
     if (worker.withdraw(call.id) !== 'sent') return;
     worker.cancel([call.id]);
-    this.#abandoned.set(call.id, {
-      worker,
-      deadline: performance.now() + this.#abortGraceMs,
-      culprit: { toolCallId: call.toolCall.id, toolName: call.toolCall.name },
-    });
-    this.#schedule(performance.now() + this.#abortGraceMs);
+    this.#clock.abandon(call.id, worker, { toolCallId: call.toolCall.id, toolName: call.toolCall.name });
     this.#pump();
   }
 
@@ -635,61 +635,32 @@ export class WorkerPool {
       return;
     }
     const now = performance.now();
-    let earliest = Number.POSITIVE_INFINITY;
     for (const request of requests) {
       const call = this.#calls.get(request.id);
       if (!call || call.settled) continue;
       // A tool's own limit replaces the pool's; a limit given for the call wins over both.
       const declared = call.options.timeoutMs === undefined ? call.worker?.timeouts.get(call.toolCall.name) : undefined;
       if (declared !== undefined) call.timeoutMs = declared;
-      if (!Number.isFinite(call.timeoutMs)) continue;
-      const deadline = now + call.timeoutMs;
-      this.#deadlines.push(deadline, { call, attempt: call.attempt });
-      if (deadline < earliest) earliest = deadline;
+      if (Number.isFinite(call.timeoutMs)) this.#clock.due(call, call.attempt, now + call.timeoutMs);
     }
-    if (earliest < Number.POSITIVE_INFINITY) this.#schedule(earliest);
   }
 
-  #schedule(at: number): void {
-    if (at >= this.#timerAt) return;
-    clearTimeout(this.#timer);
-    this.#timerAt = at;
-    this.#timer = setTimeout(() => this.#tick(), Math.max(0, at - performance.now()));
-  }
-
-  #tick(): void {
-    this.#timerAt = Number.POSITIVE_INFINITY;
-    const now = performance.now();
-    for (const { call, attempt } of this.#deadlines.expired(now)) {
-      if (call.settled || call.attempt !== attempt || !call.worker) continue;
-      const { id: toolCallId, name: toolName } = call.toolCall;
-      const error = new ToolTimeoutError({ toolName, toolCallId, timeoutMs: call.timeoutMs });
-      // Its worker is already being stopped (for another call), and asked what it started: a
-      // call it never started is sent elsewhere; one that ran out of time fails with this.
-      if (call.worker.retiring) {
-        call.timedOut = error;
-        continue;
-      }
-      this.#retire(call.worker, `call ${toolCallId} ('${toolName}') timed out after ${call.timeoutMs} ms`, true, {
-        call,
-        error,
-        culprit: { toolCallId, toolName },
-      });
+  /** A call's time ran out (unless it settled, or runs again, since): its worker is stopped. */
+  #timedOut(call: PendingCall, attempt: number): void {
+    if (call.settled || call.attempt !== attempt || !call.worker) return;
+    const { id: toolCallId, name: toolName } = call.toolCall;
+    const error = new ToolTimeoutError({ toolName, toolCallId, timeoutMs: call.timeoutMs });
+    // Its worker is already being stopped (for another call), and asked what it started: a
+    // call it never started is sent elsewhere; one that ran out of time fails with this.
+    if (call.worker.retiring) {
+      call.timedOut = error;
+      return;
     }
-    let nextGrace = Number.POSITIVE_INFINITY;
-    for (const [id, entry] of this.#abandoned) {
-      if (entry.deadline <= now) {
-        this.#abandoned.delete(id);
-        this.#retire(
-          entry.worker,
-          `a cancelled call (${entry.culprit.toolCallId}, '${entry.culprit.toolName}') ignored its abort signal for ${this.#abortGraceMs} ms`,
-          true,
-          { culprit: entry.culprit },
-        );
-      } else if (entry.deadline < nextGrace) nextGrace = entry.deadline;
-    }
-    const next = Math.min(this.#deadlines.peek() ?? Number.POSITIVE_INFINITY, nextGrace);
-    if (next < Number.POSITIVE_INFINITY) this.#schedule(next);
+    this.#retire(call.worker, `call ${toolCallId} ('${toolName}') timed out after ${call.timeoutMs} ms`, true, {
+      call,
+      error,
+      culprit: { toolCallId, toolName },
+    });
   }
 
   #settle(call: PendingCall, error: Error | undefined, result?: ToolResult, rawReason?: unknown): void {
