@@ -1,0 +1,41 @@
+// The result stash under a real race: a worker writes (and clears) as fast as it can while the
+// page locks and reads at a random moment. Every record read must be whole and the worker must
+// write nothing after the lock.
+import { describe, expect, it } from 'vitest';
+import { OUT_TEXT, STASH } from './protocol';
+import { newStashMemory, readStash, stashOf } from './result-stash';
+
+describe.runIf(crossOriginIsolated)('the result stash, written by a worker while the page reads', () => {
+  it('never hands the page a torn record, and takes nothing after the lock', async () => {
+    for (let round = 0; round < 12; round++) {
+      const worker = new Worker(new URL('../../test/workers/stash-writer.worker.ts', import.meta.url), {
+        type: 'module',
+      });
+      await new Promise((resolve) => {
+        worker.onmessage = resolve;
+      });
+      const memory = newStashMemory(4096); // small: the worker clears it often
+      const stash = stashOf(memory);
+      const done = new Promise<number>((resolve) => {
+        worker.onmessage = (event) => resolve(event.data as number);
+      });
+      worker.postMessage(memory);
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 20));
+      const read = readStash(stash);
+      const written = await done;
+      worker.terminate();
+      expect(written).toBeGreaterThan(0);
+      for (let i = 0; i < read.length; i += 3) {
+        const [kind, id, text] = [read[i], read[i + 1] as number, read[i + 2]];
+        expect(kind).toBe(OUT_TEXT);
+        expect(text).toBe(`r${id}:${'é'.repeat(id % 37)}`);
+      }
+      // Consecutive ids from where the last clear left off.
+      const ids = read.filter((_, i) => i % 3 === 1) as number[];
+      expect(ids).toEqual(ids.map((_, i) => (ids[0] as number) + i));
+      // After the lock nothing more was published.
+      expect(readStash(stash)).toEqual(read);
+      expect(Atomics.load(stash.words, STASH.busy)).toBe(0);
+    }
+  });
+});
