@@ -1,12 +1,12 @@
 // The result stash under a real race: a worker writes (and clears) as fast as it can while the
-// page locks and reads at a random moment. Every record read must be whole and the worker must
-// write nothing after the lock.
+// page locks and reads at a random moment. Every record read must be whole, and no write may
+// begin after the lock.
 import { describe, expect, it } from 'vitest';
 import { OUT_TEXT, STASH } from './protocol';
 import { newStashMemory, readStash, stashOf } from './result-stash';
 
 describe.runIf(crossOriginIsolated)('the result stash, written by a worker while the page reads', () => {
-  it('never hands the page a torn record, and takes nothing after the lock', async () => {
+  it('never hands the page a torn record, and begins no write after the lock', async () => {
     for (let round = 0; round < 12; round++) {
       const worker = new Worker(new URL('../../test/workers/stash-writer.worker.ts', import.meta.url), {
         type: 'module',
@@ -33,8 +33,11 @@ describe.runIf(crossOriginIsolated)('the result stash, written by a worker while
       // Consecutive ids from where the last clear left off.
       const ids = read.filter((_, i) => i % 3 === 1) as number[];
       expect(ids).toEqual(ids.map((_, i) => (ids[0] as number) + i));
-      // After the lock nothing more was published.
-      expect(readStash(stash)).toEqual(read);
+      // After the lock no write begins: at most the one under way then (its thread descheduled
+      // past the page's wait) is published later, whole.
+      const later = readStash(stash);
+      expect(later.slice(0, read.length)).toEqual(read);
+      expect(later.length - read.length).toBeLessThanOrEqual(3);
       expect(Atomics.load(stash.words, STASH.busy)).toBe(0);
     }
   });

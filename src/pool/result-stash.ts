@@ -8,8 +8,9 @@
  * Two sides write the control words, so they follow one handshake (Dekker's, on sequentially
  * consistent atomics): the worker sets `busy`, then checks `lock`; the page sets `lock`, then
  * waits for `busy` to clear. Either the worker sees the lock and writes nothing, or the page
- * sees it busy and waits the few microseconds a write takes: the page never reads a record
- * being written or a stash being cleared.
+ * sees it busy and waits the few microseconds a write takes (2 ms at most: a write only appends
+ * and publishes last, so the page never reads a torn record; a write it stopped waiting for is
+ * a result that came as the worker was being stopped, like one finishing after it).
  */
 import { findNonJSON } from '../json/json-value';
 import { OUT_ERROR, OUT_JSON, OUT_RESULT, OUT_TEXT, type OutBatch, STASH } from './protocol';
@@ -91,8 +92,12 @@ export function readStash(stash: ResultStash): OutBatch {
   const { words, bytes } = stash;
   Atomics.store(words, STASH.lock, 1);
   // A write takes microseconds; a worker cannot be stuck inside one (no tool code runs there),
-  // but its thread may be descheduled: wait, within reason.
-  for (let spins = 0; Atomics.load(words, STASH.busy) !== 0 && spins < 10_000_000; spins++);
+  // but its thread may be descheduled, or have died mid-write: wait 2 ms at most. What was
+  // published before is whole either way (a write only appends, and publishes last), and once
+  // it sees the lock the worker writes nothing more.
+  const until = performance.now() + 2;
+  for (let spins = 1; Atomics.load(words, STASH.busy) !== 0; spins++)
+    if (spins % 1024 === 0 && performance.now() > until) break;
   const out: OutBatch = [];
   const end = STASH.header + Atomics.load(words, STASH.used);
   const view = new DataView(bytes.buffer);
