@@ -22,6 +22,8 @@ export class Outbox {
   readonly #stash: ResultStash | undefined;
   /** Entries that would be lost if the worker were stopped now (not in the stash). */
   #unsafe = 0;
+  /** Where in the entries the results wait that were kept for later (`push` without `stashNow`). */
+  readonly #later: number[] = [];
   readonly #running: (id: number) => CallRequest | undefined;
   readonly #failed: (id: number, error: Error) => void;
 
@@ -50,25 +52,53 @@ export class Outbox {
 
   /**
    * Something that would be lost with the worker if a call started now blocked it until it is
-   * stopped: entries not in the stash (deltas, results that are not JSON), or started calls the
-   * page has not been told of. Post before starting another call while this holds.
+   * stopped: entries not in the stash (deltas, results that are not JSON, results not put there
+   * yet), or started calls the page has not been told of. `secure` them, or post, before
+   * starting another call while this holds.
    */
   get atRisk(): boolean {
     return this.#unsafe > 0 || (this.#reportStarts && this.started > this.#reported);
   }
 
-  /** Keep an entry for the next post; true when it is safe meanwhile (a result in the stash). */
-  push(kind: number, call: CallRequest, payload: unknown): boolean {
+  /**
+   * Keep an entry for the next post. With `stashNow`, a result goes into the stash at once, and
+   * true says it is safe meanwhile. Without (the calls of a batch, whose results are posted when
+   * the batch ends unless another call starts first), `secure` does it when it must.
+   */
+  push(kind: number, call: CallRequest, payload: unknown, stashNow = true): boolean {
     if (kind !== OUT_DELTA) this.#answered.push(call);
+    const at = this.#entries.length;
     this.#entries.push(kind, call.id, payload);
-    let safe = false;
-    try {
-      safe = this.#stash !== undefined && stashResult(this.#stash, kind, call.id, payload);
-    } catch {
-      // not kept there (a payload JSON cannot write): it is posted before anything else runs
+    const safe = stashNow && this.#stashAt(at);
+    if (!safe) {
+      this.#unsafe++;
+      if (!stashNow && kind !== OUT_DELTA) this.#later.push(at);
     }
-    if (!safe) this.#unsafe++;
     return safe;
+  }
+
+  /**
+   * Put the results kept for later into the stash: true when nothing is at risk any more (then
+   * another call may start without a post first).
+   */
+  secure(): boolean {
+    if (!this.#stash || (this.#reportStarts && this.started > this.#reported)) return false;
+    for (const at of this.#later) {
+      if (!this.#stashAt(at)) return false;
+      this.#unsafe--;
+    }
+    this.#later.length = 0;
+    return this.#unsafe === 0;
+  }
+
+  #stashAt(at: number): boolean {
+    if (!this.#stash) return false;
+    const e = this.#entries;
+    try {
+      return stashResult(this.#stash, e[at] as number, e[at + 1] as number, e[at + 2]);
+    } catch {
+      return false; // not kept there (a payload JSON cannot write): posted before anything else runs
+    }
   }
 
   /**
@@ -116,6 +146,7 @@ export class Outbox {
   /** Everything is on its way to the page: the stash can start over. */
   #posted(): void {
     this.#unsafe = 0;
+    this.#later.length = 0;
     if (this.#stash) clearStash(this.#stash);
   }
 }

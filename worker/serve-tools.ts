@@ -255,10 +255,10 @@ class ToolServer {
     this.#receiving = true;
     try {
       for (let i = 0; i + CALL_STRIDE <= batch.length; i += CALL_STRIDE) {
-        // What the calls before this one produced is safe before it starts: if it hogs the
-        // worker until the worker is stopped, their results are not lost with it. In the stash
-        // they are (shared memory); else they leave now (and the page learns that they started).
-        if (this.#outbox.atRisk) this.#flush();
+        // What the calls before this one produced is made safe before it starts: if it hogs the
+        // worker until the worker is stopped, their results are not lost with it. Put in the
+        // stash (shared memory), or else posted now (and the page learns that they started).
+        if (this.#outbox.atRisk && !this.#outbox.secure()) this.#flush();
         const extras = batch[i + 4];
         const call: CallRequest = {
           id: batch[i] as number,
@@ -345,8 +345,9 @@ class ToolServer {
 
   #send(kind: number, call: CallRequest, payload: unknown): void {
     if (kind !== OUT_DELTA) this.#running.delete(call.id);
-    const safe = this.#outbox.push(kind, call, payload);
-    if (this.#receiving) return; // posted before the batch's next call starts, or at its end
+    // In a batch: stashed only if another call starts before the batch ends and posts it.
+    const safe = this.#outbox.push(kind, call, payload, !this.#receiving);
+    if (this.#receiving) return; // secured before the batch's next call starts, or posted at its end
     // A result or an error not in the stash leaves at once: no other tool code runs before it
     // is posted. Stashed results and deltas of the same tick go together.
     if (kind !== OUT_DELTA && !safe) {

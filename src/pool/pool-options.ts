@@ -90,8 +90,9 @@ export interface PoolStats {
   /** Calls a stopped worker had not started, sent to another worker instead of failing. */
   recovered: number;
   /**
-   * Results a stopped worker had produced but not posted yet, read from shared memory (the
-   * result stash) instead of lost. Cross-origin-isolated pages only.
+   * Results a worker had produced but not posted (a call after them held its thread), read from
+   * shared memory (the result stash) instead: while it ran, or before it was stopped.
+   * Cross-origin-isolated pages only.
    */
   salvaged: number;
   /** Calls run in quarantine (alone, on a worker of their own). */

@@ -85,6 +85,18 @@ export function clearStash(stash: ResultStash): void {
 }
 
 /**
+ * Read the stash without keeping it locked (the page, while the worker runs): a result a sibling
+ * keeps from being posted is delivered now rather than when the worker is stopped. While the
+ * page reads, the worker's writes fail and it posts instead.
+ */
+export function peekStash(stash: ResultStash): OutBatch {
+  if (Atomics.load(stash.words, STASH.used) === 0) return [];
+  const found = readStash(stash);
+  Atomics.store(stash.words, STASH.lock, 0);
+  return found;
+}
+
+/**
  * Lock the stash and read it (the page, before it stops the worker): the results in it as an
  * `OutBatch`. Results the page already has come again; it ignores calls already settled.
  */

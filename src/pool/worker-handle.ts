@@ -16,7 +16,7 @@ import {
   type WorkerControl,
   type WorkerToPage,
 } from './protocol';
-import { newStashMemory, type ResultStash, readStash, stashOf } from './result-stash';
+import { newStashMemory, peekStash, type ResultStash, readStash, stashOf } from './result-stash';
 
 /** A call as one worker holds it: the pool's record plus its place in the worker's order. */
 export interface Dispatched {
@@ -295,6 +295,16 @@ export class WorkerHandle {
    */
   takeStashed(): OutBatch {
     return this.#stash ? readStash(this.#stash) : [];
+  }
+
+  /** The same while the worker runs: what it has produced and not posted (the stash stays open). */
+  peekStashed(): OutBatch {
+    return this.#stash ? peekStash(this.#stash) : [];
+  }
+
+  /** The worker has a result stash (shared memory). */
+  get stashes(): boolean {
+    return this.#stash !== undefined;
   }
 
   /** Calls queued in the outbox but not yet posted. */
