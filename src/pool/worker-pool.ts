@@ -34,6 +34,7 @@ import {
   type WorkerToPage,
 } from './protocol';
 import { Quarantine } from './quarantine';
+import { StashWatch } from './stash-watch';
 import type { ToolResult } from './tool-result';
 import { WorkerHandle } from './worker-handle';
 
@@ -117,7 +118,15 @@ export class WorkerPool {
   readonly #aborts = new AbortListeners<PendingCall>((call, reason) => this.#abort(call, reason));
   /** Calls settled on the page (aborted) that a worker may still be running, with their grace deadline. */
   readonly #clock: CallClock<PendingCall, WorkerHandle>;
-  #peeking: ReturnType<typeof setInterval> | undefined;
+  readonly #stashWatch = new StashWatch(
+    PEEK_MS,
+    () => [...this.#workers, ...this.#isolated],
+    (worker, found) => {
+      const before = worker.calls.size;
+      this.#receiveOut(worker, found);
+      this.#salvaged += before - worker.calls.size;
+    },
+  );
   #nextCallId = 1;
   #nextWorkerId = 1;
   #restarted = 0;
@@ -289,7 +298,7 @@ export class WorkerPool {
     if (this.#closed) return;
     this.#closed = true;
     this.#clock.stop();
-    clearInterval(this.#peeking);
+    this.#stashWatch.stop();
     for (const call of [...this.#calls.values()]) this.#settle(call, new PoolClosedError());
     for (const worker of [...this.#workers, ...this.#isolated]) worker.terminate('the pool was closed');
     this.#workers.length = 0;
@@ -336,29 +345,6 @@ export class WorkerPool {
     if (this.#quarantineQueue.length > 0) this.#pumpQuarantine();
   }
 
-  /**
-   * While calls run on workers with a result stash, look into the stashes every `PEEK_MS`: what
-   * a worker finished and could not post (a call after it holds the thread) is delivered then.
-   */
-  #watchStashes(): void {
-    this.#peeking = setInterval(() => {
-      let running = false;
-      for (const worker of [...this.#workers, ...this.#isolated]) {
-        if (worker.dead || worker.retiring || worker.calls.size === 0) continue;
-        running = true;
-        const found = worker.peekStashed();
-        if (found.length === 0) continue;
-        const before = worker.calls.size;
-        this.#receiveOut(worker, found);
-        this.#salvaged += before - worker.calls.size;
-      }
-      if (!running) {
-        clearInterval(this.#peeking);
-        this.#peeking = undefined;
-      }
-    }, PEEK_MS);
-  }
-
   /** Quarantined calls, each alone on an isolated worker. */
   #pumpQuarantine(): void {
     const waiting = this.#quarantineQueue;
@@ -401,7 +387,7 @@ export class WorkerPool {
   }
 
   #dispatch(call: PendingCall, worker: WorkerHandle): void {
-    if (this.#peeking === undefined && worker.stashes) this.#watchStashes();
+    this.#stashWatch.watch(worker);
     call.worker = worker;
     call.attempt++;
     const tc = call.toolCall;
