@@ -72,7 +72,7 @@ export class Outbox {
     const safe = stashNow && this.#stashAt(at);
     if (!safe) {
       this.#unsafe++;
-      if (!stashNow && kind !== OUT_DELTA) this.#later.push(at);
+      if (!stashNow && this.#stash && kind !== OUT_DELTA) this.#later.push(at);
     }
     return safe;
   }

@@ -116,16 +116,12 @@ export class WorkerPool {
   readonly #calls = new Map<number, PendingCall>();
   /** One abort listener per signal the calls carry (a turn's calls share one). */
   readonly #aborts = new AbortListeners<PendingCall>((call, reason) => this.#abort(call, reason));
-  /** Calls settled on the page (aborted) that a worker may still be running, with their grace deadline. */
+  /** Time limits: each call's deadline, and the grace a cancelled call gets to stop. */
   readonly #clock: CallClock<PendingCall, WorkerHandle>;
   readonly #stashWatch = new StashWatch(
     PEEK_MS,
     () => [...this.#workers, ...this.#isolated],
-    (worker, found) => {
-      const before = worker.calls.size;
-      this.#receiveOut(worker, found);
-      this.#salvaged += before - worker.calls.size;
-    },
+    (worker, found) => this.#salvage(worker, found, true),
   );
   #nextCallId = 1;
   #nextWorkerId = 1;
@@ -516,6 +512,13 @@ export class WorkerPool {
     if (pump && (this.#queueHead < this.#queue.length || this.#quarantineQueue.length > 0)) this.#pump();
   }
 
+  /** Results read from a worker's stash: delivered like posted ones, and counted. */
+  #salvage(handle: WorkerHandle, found: OutBatch, pump: boolean): void {
+    const before = handle.calls.size;
+    this.#receiveOut(handle, found, pump);
+    this.#salvaged += before - handle.calls.size;
+  }
+
   /**
    * Stop a worker and account for every call it held; a fresh worker takes its place. The call
    * at fault gets its error at once; its tool goes into quarantine. A live worker is first asked
@@ -555,11 +558,7 @@ export class WorkerPool {
   #account(handle: WorkerHandle, reason: string, connected: boolean, fault: Fault): void {
     // Results it produced but had not posted (a sibling blocked it first) are in the stash.
     const stashed = handle.takeStashed();
-    if (stashed.length > 0) {
-      const before = handle.calls.size;
-      this.#receiveOut(handle, stashed, false);
-      this.#salvaged += before - handle.calls.size;
-    }
+    if (stashed.length > 0) this.#salvage(handle, stashed, false);
     const unsent = handle.takeUnsent();
     const unstarted = handle.unstarted();
     handle.terminate(reason);

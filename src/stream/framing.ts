@@ -1,7 +1,7 @@
 /**
  * Framing without awaits: text chunks → lines → Server-Sent Events or NDJSON lines, one
- * synchronous call per chunk. The async readers (`lines`, `decodeSSE`, `decodeNDJSON`) and the
- * stream decoder are thin loops over these, so the parts of one network read are produced
+ * synchronous call per chunk. The async readers (`decodeSSE`, `decodeNDJSON`) and the stream
+ * decoder are thin loops over these, so the parts of one network read are produced
  * together instead of a few microtask hops apart each.
  */
 
