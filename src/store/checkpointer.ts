@@ -5,8 +5,8 @@ import { checkCount } from '../errors/option-checks';
 import { findNonJSON, isPlainObject, type JSONValue } from '../json/json-value';
 import { messageFromJSON, messageToJSON } from '../messages/message-json';
 import type { Message } from '../messages/types';
-import { toStoreError } from './indexeddb-store';
 import { byRecency, type ThreadSummary } from './thread-summary';
+import { toStoreError } from './transaction';
 
 export type { ThreadSummary } from './thread-summary';
 

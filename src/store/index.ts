@@ -6,7 +6,8 @@ export {
   openIndexedDBCheckpointer,
   type ThreadSummary,
 } from './checkpointer';
-export { openIndexedDBStore, STORE_MIGRATIONS, STORE_SCHEMA_VERSION } from './indexeddb-store';
+export { openIndexedDBStore } from './indexeddb-store';
+export { STORE_MIGRATIONS, STORE_SCHEMA_VERSION } from './layout';
 export { createMemoryStore } from './memory-store';
 export { scopeStore } from './scoped-store';
 export type {

@@ -5,13 +5,9 @@ import { StorePermissionError } from '../errors/store-permission-error';
 import { StoreQuotaError } from '../errors/store-quota-error';
 import { resultValue } from '../pool/tool-result';
 import { createWorkerPool } from '../pool/worker-pool';
-import {
-  openIndexedDBStore,
-  STORE_MIGRATIONS,
-  STORE_SCHEMA_VERSION,
-  SWEEP_INTERVAL_MS,
-  toStoreError,
-} from './indexeddb-store';
+import { openIndexedDBStore, SWEEP_INTERVAL_MS } from './indexeddb-store';
+import { STORE_MIGRATIONS, STORE_SCHEMA_VERSION } from './layout';
+import { toStoreError } from './transaction';
 import type { Store } from './types';
 
 const opened: { name: string; store: Store }[] = [];

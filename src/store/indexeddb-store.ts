@@ -1,7 +1,23 @@
-import { type IDBPDatabase, type IDBPTransaction, openDB, unwrap } from 'idb';
-import { StoreQuotaError } from '../errors/store-quota-error';
+import { openDB, unwrap } from 'idb';
 import type { JSONValue } from '../json/json-value';
+import { readExisting } from './existing-records';
+import {
+  dueBy,
+  ENTRIES,
+  expiriesOf,
+  keyId,
+  noteExpiry,
+  prefixRange,
+  putRecord,
+  STORE_MIGRATIONS,
+  STORE_SCHEMA_VERSION,
+  type StoredRecord,
+  toItem,
+  type UpgradeTx,
+  WRITE_SCOPE,
+} from './layout';
 import { finishNamespaces, finishSearch } from './query';
+import { type Guard, runTransaction } from './transaction';
 import type {
   ListNamespacesOptions,
   Store,
@@ -22,107 +38,8 @@ import {
   checkValue,
 } from './validate';
 
-/** An item as IndexedDB holds it, keyed by `[ns, key]` (array keys: namespace prefixes are key ranges). */
-interface StoredRecord {
-  ns: string[];
-  key: string;
-  value: JSONValue;
-  createdAt: number;
-  updatedAt: number;
-  expiresAt?: number;
-}
-
-type Db = IDBPDatabase<unknown>;
-type UpgradeTx = IDBPTransaction<unknown, string[], 'versionchange'>;
-
-/** The items, keyed `[namespace, key]` (array keys: a namespace prefix is a key range). */
-const ENTRIES = 'entries';
-
-/** The schema version this code writes. */
-export const STORE_SCHEMA_VERSION = 3;
-
-/**
- * Each step takes the database from one version to the next; a database of any older version is
- * brought up to date and keeps its data.
- */
-export const STORE_MIGRATIONS: readonly ((db: Db, tx: UpgradeTx) => void)[] = [
-  // v1: the items, keyed by [namespace, key].
-  (db) => void db.createObjectStore('items', { keyPath: ['ns', 'key'] }),
-  // v2: an index of expiry times, so that TTL sweeps read only what expired.
-  (_db, tx) => void tx.objectStore('items').createIndex('expiresAt', 'expiresAt'),
-  // v3: the items move to a store whose keys are given with each write rather than read from
-  // the record (a key path costs every put about as much as the put itself), and expiry times to
-  // a store of their own, written only for items with a TTL (the v2 index cost every put, TTL or
-  // not). Everything is carried over.
-  (db, tx) => {
-    const raw = unwrap(tx) as IDBTransaction;
-    const rawDb = unwrap(db) as IDBDatabase;
-    const entries = rawDb.createObjectStore(ENTRIES);
-    const expiries = rawDb.createObjectStore('expiries');
-    const cursor = raw.objectStore('items').openCursor();
-    cursor.onsuccess = () => {
-      const c = cursor.result;
-      if (!c) {
-        rawDb.deleteObjectStore('items');
-        return;
-      }
-      const record = c.value as StoredRecord;
-      entries.put(record, c.primaryKey);
-      noteExpiry(expiries, record);
-      c.continue();
-    };
-  },
-];
-
-/**
- * Expiries are keyed `[expiresAt, id]`, so the due ones are one key range; each names its item.
- * An entry whose item was since rewritten or deleted is dropped by the sweep.
- */
-function noteExpiry(expiries: IDBObjectStore, record: StoredRecord): void {
-  if (record.expiresAt !== undefined)
-    expiries.put({ ns: record.ns, key: record.key }, [record.expiresAt, keyId(record.ns, record.key)]);
-}
-
-const expiriesOf = (items: IDBObjectStore) => items.transaction.objectStore('expiries');
-
-/** Write an item under its `[namespace, key]`, and its expiry when it has one. */
-function putRecord(items: IDBObjectStore, record: StoredRecord): void {
-  items.put(record, [record.ns, record.key]);
-  if (record.expiresAt !== undefined) noteExpiry(expiriesOf(items), record);
-}
-
-/** Every expiry entry due at `at` (a string id sorts before any array). */
-const dueBy = (at: number) => IDBKeyRange.upperBound([at, []]);
-
-/** What a write touches: the items and their expiries. */
-const WRITE_SCOPE = [ENTRIES, 'expiries'];
-
 /** Expired items are swept when the store opens, then at most this often (by the store's clock) as writes come. */
 export const SWEEP_INTERVAL_MS = 60_000;
-
-/** `[prefix]` … `[[...prefix, []]]`: every `[ns, key]` whose ns starts with prefix (an array sorts after any string). */
-function prefixRange(prefix: string[]): IDBKeyRange | undefined {
-  return prefix.length === 0 ? undefined : IDBKeyRange.bound([prefix], [[...prefix, []]]);
-}
-
-function toItem(record: StoredRecord): StoreItem {
-  const item: StoreItem = {
-    namespace: record.ns,
-    key: record.key,
-    value: record.value,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-  };
-  if (record.expiresAt !== undefined) item.expiresAt = record.expiresAt;
-  return item;
-}
-
-/** A quota failure as `StoreQuotaError` (the transaction was rolled back); anything else as it is. */
-export function toStoreError(error: unknown): unknown {
-  const name = (error as { name?: unknown })?.name;
-  if (name === 'QuotaExceededError') return new StoreQuotaError({ cause: error });
-  return error;
-}
 
 /**
  * The store in IndexedDB: survives reloads, and the page and every tool worker of the origin see
@@ -214,38 +131,7 @@ class IndexedDBStore implements Store {
       this.#forget();
       tx = (await this.#open()).transaction(scope, mode);
     }
-    return new Promise<T>((resolve, reject) => this.#wire(tx, scope[0] as string, body, resolve, reject));
-  }
-
-  #wire<T>(
-    tx: IDBTransaction,
-    first: string,
-    body: (store: IDBObjectStore, out: { value?: T }, guard: Guard) => void,
-    resolve: (value: T) => void,
-    reject: (error: unknown) => void,
-  ): void {
-    const out: { value?: T } = {};
-    let thrown: { error: unknown } | undefined;
-    const guard: Guard = (fn) =>
-      function (this: unknown, ...args: unknown[]) {
-        if (thrown) return;
-        try {
-          fn.apply(this, args as never);
-        } catch (error) {
-          thrown = { error };
-          try {
-            tx.abort();
-          } catch {
-            // already finishing
-          }
-        }
-      };
-    tx.oncomplete = () => resolve(out.value as T);
-    tx.onabort = () =>
-      reject(
-        thrown ? thrown.error : toStoreError(tx.error ?? new DOMException('The transaction was aborted', 'AbortError')),
-      );
-    guard(() => body(tx.objectStore(first), out, guard))();
+    return runTransaction(tx, scope[0] as string, body);
   }
 
   #live(record: StoredRecord | undefined, at: number): StoredRecord | undefined {
@@ -520,75 +406,3 @@ class IndexedDBStore implements Store {
 
 /** Thrown (and caught by `batch`) when a pipelined batch must be redone the careful way. */
 const SPARSE = Symbol('sparse batch');
-
-type Guard = <A extends unknown[]>(fn: (...args: A) => void) => (...args: A) => void;
-
-/** One string per item: labels and key cannot hold `\u0000`, so joining on it is unambiguous. */
-function keyId(namespace: string[], key: string): string {
-  return `${namespace.join('\u0000')}\u0000\u0000${key}`;
-}
-
-/** Below this many keys of one namespace in a batch, read them one by one rather than as a range. */
-const RANGE_READ_MIN = 8;
-
-/**
- * The records a batch's puts replace, then `next`. Keys of one namespace are read with one
- * ranged `getAll` between the batch's smallest and largest key (capped: a sparse batch over a
- * large namespace falls back to reading its keys one by one).
- */
-function readExisting(
-  store: IDBObjectStore,
-  ops: readonly StoreOp[],
-  guard: Guard,
-  next: (existing: Map<string, StoredRecord | undefined>) => void,
-  /** Called instead of reading keys one by one when a ranged read comes back capped. */
-  onSparse?: () => void,
-): void {
-  const existing = new Map<string, StoredRecord | undefined>();
-  const byNamespace = new Map<string, { ns: string[]; keys: Set<string> }>();
-  for (const op of ops) {
-    if (op.op !== 'put') continue;
-    const nsId = op.namespace.join('\u0000');
-    let group = byNamespace.get(nsId);
-    if (!group) {
-      group = { ns: op.namespace, keys: new Set() };
-      byNamespace.set(nsId, group);
-    }
-    group.keys.add(op.key);
-  }
-  let pending = 0;
-  let issued = false;
-  const done = () => {
-    if (--pending === 0 && issued) next(existing);
-  };
-  const readOne = (ns: string[], key: string) => {
-    pending++;
-    const request = store.get([ns, key]);
-    request.onsuccess = guard(() => {
-      existing.set(keyId(ns, key), request.result);
-      done();
-    });
-  };
-  for (const { ns, keys } of byNamespace.values()) {
-    if (keys.size < RANGE_READ_MIN) {
-      for (const key of keys) readOne(ns, key);
-      continue;
-    }
-    const sorted = [...keys].sort();
-    const cap = keys.size * 4 + 16;
-    pending++;
-    const request = store.getAll(IDBKeyRange.bound([ns, sorted[0]], [ns, sorted[sorted.length - 1]]), cap);
-    request.onsuccess = guard(() => {
-      const found = request.result as StoredRecord[];
-      if (found.length >= cap) {
-        if (onSparse) return onSparse();
-        for (const key of keys) readOne(ns, key);
-      } else {
-        for (const record of found) if (keys.has(record.key)) existing.set(keyId(ns, record.key), record);
-      }
-      done();
-    });
-  }
-  issued = true;
-  if (pending === 0) next(existing);
-}
