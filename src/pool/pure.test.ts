@@ -4,10 +4,14 @@ import * as z from 'zod/mini';
 import { defineTool } from '../../worker/define-tool';
 import { command, convertResult, withArtifact } from '../../worker/results';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
+import { ToolTimeoutError } from '../errors/tool-timeout-error';
+import { WorkerCrashedError } from '../errors/worker-crashed-error';
+import { WorkerStartError } from '../errors/worker-start-error';
 import { AbortListeners } from './abort-listeners';
 import { DeadlineHeap } from './deadline-heap';
 import { OUT_DELTA, OUT_ERROR, OUT_JSON, OUT_RESULT, OUT_TEXT, STASH } from './protocol';
 import { clearStash, newStashMemory, readStash, stashOf, stashResult } from './result-stash';
+import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './stopped-calls';
 import { workerContentSecurityPolicy } from './worker-csp';
 
 describe('AbortListeners', () => {
@@ -219,5 +223,101 @@ describe('workerContentSecurityPolicy', () => {
   it('refuses something that is not an origin', () => {
     expect(() => workerContentSecurityPolicy(['api.example.com'])).toThrow(/Expected an origin/);
     expect(() => workerContentSecurityPolicy(['https://a.com; script-src *'])).toThrow(/Expected an origin/);
+  });
+});
+
+describe('judgeStoppedCalls', () => {
+  const call = (id: number, name = 'add', extra: Partial<HeldCall> = {}): HeldCall => ({
+    id,
+    toolCall: { id: `call_${id}`, name },
+    kills: 0,
+    ...extra,
+  });
+  const stopped = (over: Partial<StoppedWorker<HeldCall>>): StoppedWorker<HeldCall> => ({
+    sent: [],
+    unsent: [],
+    unstarted: new Set(),
+    connected: true,
+    idempotent: new Set(),
+    culprit: { toolCallId: 'call_9', toolName: 'spin' },
+    reason: 'call call_9 (spin) timed out',
+    ...over,
+  });
+
+  it('sends elsewhere, in their original order, the calls never posted or never started', () => {
+    const timedOut = new ToolTimeoutError({ toolName: 'add', toolCallId: 'call_2', timeoutMs: 5 });
+    const late = call(2, 'add', { timedOut });
+    const verdict = judgeStoppedCalls(
+      stopped({ sent: [call(4), late], unsent: [call(3)], unstarted: new Set([2, 4]) }),
+    );
+    expect(verdict.retry.map((c) => c.id)).toEqual([2, 3, 4]);
+    expect(verdict.recovered).toBe(2);
+    expect(verdict.failed).toEqual([]);
+    expect(late.timedOut).toBeUndefined(); // it never ran: its clock starts again elsewhere
+    expect(late.kills).toBe(0);
+  });
+
+  it('fails a started call with WorkerCrashedError naming the culprit, and one that ran out of time with its timeout', () => {
+    const timedOut = new ToolTimeoutError({ toolName: 'add', toolCallId: 'call_2', timeoutMs: 5 });
+    const verdict = judgeStoppedCalls(stopped({ sent: [call(1), call(2, 'add', { timedOut })] }));
+    expect(verdict.retry).toEqual([]);
+    expect(verdict.failed.map(([c, e]) => [c.id, e])).toEqual([
+      [2, timedOut],
+      [1, expect.any(WorkerCrashedError)],
+    ]);
+    const error = verdict.failed[1]?.[1] as WorkerCrashedError;
+    expect(error.culprit).toEqual({ toolCallId: 'call_9', toolName: 'spin' });
+    expect(error.toolCallId).toBe('call_1');
+    expect(error.message).toContain('call_9');
+    expect(verdict.suspects).toEqual([]); // the culprit is known: only its tool is quarantined (by the pool)
+  });
+
+  it('runs an idempotent innocent once more, but not a second time, and never the culprit', () => {
+    const innocent = call(1, 'read');
+    const culprit = call(9, 'read');
+    const first = judgeStoppedCalls(
+      stopped({
+        sent: [innocent, culprit],
+        idempotent: new Set(['read']),
+        culprit: { toolCallId: 'call_9', toolName: 'read' },
+      }),
+    );
+    expect(first.rerun).toEqual([innocent]);
+    expect(first.retry).toEqual([innocent]);
+    expect(first.failed.map(([c]) => c)).toEqual([culprit]);
+    const second = judgeStoppedCalls(stopped({ sent: [innocent], idempotent: new Set(['read']) }));
+    expect(second.rerun).toEqual([]);
+    expect(second.failed[0]?.[1]).toBeInstanceOf(WorkerCrashedError);
+    expect(innocent.kills).toBe(2);
+  });
+
+  it('blames the one call running in a crash with no culprit, and suspects every call when several ran', () => {
+    const alone = judgeStoppedCalls(
+      stopped({ sent: [call(1, 'hog')], culprit: undefined, idempotent: new Set(['hog']) }),
+    );
+    expect(alone.suspects).toEqual(['hog']);
+    expect(alone.rerun).toEqual([]); // the culprit itself is not re-run, idempotent or not
+    expect((alone.failed[0]?.[1] as WorkerCrashedError).culprit).toEqual({ toolCallId: 'call_1', toolName: 'hog' });
+    const several = judgeStoppedCalls(stopped({ sent: [call(1, 'a'), call(2, 'b')], culprit: undefined }));
+    expect(several.suspects).toEqual(['a', 'b']);
+    expect(several.failed.map(([, e]) => (e as WorkerCrashedError).culprit)).toEqual([undefined, undefined]);
+  });
+
+  it('fails everything sent to a worker that never came up with WorkerStartError, and retries nothing it was sent', () => {
+    const verdict = judgeStoppedCalls(
+      stopped({
+        sent: [call(1), call(2)],
+        unsent: [call(3)],
+        unstarted: new Set([1]),
+        connected: false,
+        culprit: undefined,
+      }),
+    );
+    expect(verdict.failed.map(([c, e]) => [c.id, e.constructor])).toEqual([
+      [1, WorkerStartError],
+      [2, WorkerStartError],
+    ]);
+    expect(verdict.retry.map((c) => c.id)).toEqual([3]); // the pool fails these too, rather than loop on a broken script
+    expect(verdict.suspects).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
 import { reviveError, type SerializedError } from '../errors/serialize-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
-import { type Culprit, WorkerCrashedError } from '../errors/worker-crashed-error';
+import type { Culprit } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
 import type { ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
@@ -35,10 +35,11 @@ import {
 } from './protocol';
 import { Quarantine } from './quarantine';
 import { StashWatch } from './stash-watch';
+import { type HeldCall, judgeStoppedCalls } from './stopped-calls';
 import type { ToolResult } from './tool-result';
 import { WorkerHandle } from './worker-handle';
 
-interface PendingCall {
+interface PendingCall extends HeldCall {
   id: number;
   toolCall: ToolCall;
   options: CallOptions;
@@ -49,10 +50,6 @@ interface PendingCall {
   worker: WorkerHandle | undefined;
   /** Which dispatch of the call a deadline belongs to (a re-sent call gets a new one). */
   attempt: number;
-  /** Times a worker was stopped while this call ran on it; a second is final. */
-  kills: number;
-  /** Its time ran out while its worker was being stopped for another call. */
-  timedOut?: ToolTimeoutError;
 }
 
 export type { CallOptions, CallOutcome, NetworkPolicy, PoolStats, WorkerPoolOptions } from './pool-options';
@@ -559,54 +556,43 @@ export class WorkerPool {
     // Results it produced but had not posted (a sibling blocked it first) are in the stash.
     const stashed = handle.takeStashed();
     if (stashed.length > 0) this.#salvage(handle, stashed, false);
-    const unsent = handle.takeUnsent();
+    const live = (id: number) => {
+      const call = this.#calls.get(id);
+      return call && !call.settled ? [call] : [];
+    };
+    const unsent = handle.takeUnsent().flatMap((request) => live(request.id));
     const unstarted = handle.unstarted();
     handle.terminate(reason);
-    const retry: PendingCall[] = [];
-    for (const request of unsent) {
-      const call = this.#calls.get(request.id);
-      if (call && !call.settled) retry.push(call);
-    }
-    const started: PendingCall[] = [];
-    for (const [id] of handle.calls) {
-      const call = this.#calls.get(id);
-      if (!call || call.settled) continue;
-      if (!connected) this.#settle(call, new WorkerStartError({ reason }));
-      else if (unstarted.has(id)) {
-        this.#recovered++;
-        delete call.timedOut;
-        retry.push(call);
-      } else if (call.timedOut) this.#settle(call, call.timedOut);
-      else started.push(call);
-    }
+    const sent = [...handle.calls.keys()].flatMap(live);
     handle.calls.clear();
-    // A crash with no call to blame: each call it was running is a suspect, and runs alone from now on.
-    let culprit = fault.culprit;
-    if (connected && !culprit) {
-      for (const call of started) this.#quarantine.add(call.toolCall.name);
-      const only = started.length === 1 ? started[0] : undefined;
-      if (only) culprit = { toolCallId: only.toolCall.id, toolName: only.toolCall.name };
+    const verdict = judgeStoppedCalls({
+      sent,
+      unsent,
+      unstarted,
+      connected,
+      idempotent: handle.idempotent,
+      culprit: fault.culprit,
+      reason,
+    });
+    this.#recovered += verdict.recovered;
+    this.#rerun += verdict.rerun.length;
+    for (const name of verdict.suspects) this.#quarantine.add(name);
+    for (const [call, error] of verdict.failed) this.#settle(call, error);
+    for (const call of verdict.rerun) {
+      try {
+        call.options.onRerun?.({ toolCallId: call.toolCall.id, reason });
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
     }
-    for (const call of started) {
-      const { id: toolCallId, name: toolName } = call.toolCall;
-      call.kills++;
-      if (call.kills === 1 && handle.idempotent.has(toolName) && culprit?.toolCallId !== toolCallId) {
-        this.#rerun++;
-        retry.push(call);
-        try {
-          call.options.onRerun?.({ toolCallId, reason });
-        } catch (error) {
-          queueMicrotask(() => {
-            throw error;
-          });
-        }
-      } else this.#settle(call, new WorkerCrashedError({ toolName, toolCallId, reason, culprit }));
-    }
+    const retry = verdict.retry;
     if (!connected && this.#descriptors && this.#workers.length === 0) this.#descriptors = undefined;
 
     // Calls that never ran (or run again) go first, in their original order.
     for (const call of retry) call.worker = undefined;
-    this.#queue.splice(this.#queueHead, 0, ...retry.sort((a, b) => a.id - b.id));
+    this.#queue.splice(this.#queueHead, 0, ...retry);
     if (this.#closed) return;
     if (!connected) {
       if (retry.length > 0 || this.#queueHead < this.#queue.length) {
