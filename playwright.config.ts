@@ -17,8 +17,9 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : [['list']],
   use: { baseURL: `http://127.0.0.1:${port}${DEMO_BASE}`, headless: true, trace: 'retain-on-failure' },
-  // The memory bombs run after everything else (they take gigabytes), and the frame-gap test
-  // alone at the end: beside them on two cores it measured the machine, not the page.
+  // The frame-gap test runs alone after the others (beside them on two cores it measured the
+  // machine, not the page), and the memory bombs last: they take gigabytes, and the machine
+  // needs a while to give them back.
   projects: [
     {
       name: 'chromium',
@@ -26,16 +27,16 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions() },
     },
     {
-      name: 'memory',
-      testMatch: MEMORY,
-      fullyParallel: false,
+      name: 'frames',
+      testMatch: FRAMES,
       dependencies: ['chromium'],
       use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions() },
     },
     {
-      name: 'frames',
-      testMatch: FRAMES,
-      dependencies: ['memory'],
+      name: 'memory',
+      testMatch: MEMORY,
+      fullyParallel: false,
+      dependencies: ['frames'],
       use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions() },
     },
   ],

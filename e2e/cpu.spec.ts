@@ -5,6 +5,24 @@ test('count_primes(2e7) burns a core in a worker while the page keeps drawing: n
   expectConsoleErrors: _,
 }) => {
   await page.goto('./');
+  // The machine first: on two cores, another process's work (a browser starting, one torn down)
+  // shows as frame gaps on any page. Measure once the page draws smoothly on its own.
+  await page.evaluate(async () => {
+    const quietSecond = () =>
+      new Promise<boolean>((resolve) => {
+        let last = performance.now();
+        let worst = 0;
+        const start = last;
+        const tick = (now: number) => {
+          worst = Math.max(worst, now - last);
+          last = now;
+          if (now - start < 1000) requestAnimationFrame(tick);
+          else resolve(worst < 50);
+        };
+        requestAnimationFrame(tick);
+      });
+    for (let tries = 0; tries < 15 && !(await quietSecond()); tries++);
+  });
   await ask(page, 'Count the primes below 20,000,000');
   const card = cards(page, 'count_primes');
   await expect(card).toHaveAttribute('data-status', 'running');
@@ -29,7 +47,7 @@ test('count_primes(2e7) burns a core in a worker while the page keeps drawing: n
   });
   const gaps = frames.slice(1).map((t, i) => t - (frames[i] as number));
   expect(frames.length).toBeGreaterThan(60); // it ran for seconds
-  expect(Math.max(...gaps)).toBeLessThan(100);
+  expect(Math.max(...gaps), `frame gaps over 50 ms: ${gaps.filter((g) => g > 50).map(Math.round)}`).toBeLessThan(100);
   await expect(card.getByTestId('tool-result')).toContainText('"primes": 1270607');
   await expect(lastAnswer(page)).toContainText('There are 1,270,607 primes below 20,000,000');
   // Progress streamed to the card on the way.
