@@ -2,6 +2,7 @@
  * `npm run bench [-- filter…]`: runs every benchmark case (browser cases in headless Chromium on a
  * cross-origin-isolated page, Node cases here), then writes bench/results.json and
  * bench/RESULTS.md with median, min–max and each figure's ratio to its anchor from the same run.
+ * `BENCH_SAMPLES=1` also prints each browser case's samples and its anchor's, in the order taken.
  */
 import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
@@ -82,6 +83,11 @@ async function runBrowserCases(): Promise<{ results: BenchResult[]; isolated: bo
       const paired = anchor
         ? await page.evaluate(([name, a]) => window.moatBench.runPaired(name, a), [info.name, anchor] as const)
         : { samples: await page.evaluate((name) => window.moatBench.run(name), info.name), anchorSamples: [] };
+      if (process.env.BENCH_SAMPLES) {
+        const list = (xs: number[]) => xs.map((x) => format(x, info.unit)).join(' ');
+        process.stdout.write(`\n    samples: ${list(paired.samples)}\n`);
+        if (paired.anchorSamples.length > 0) process.stdout.write(`    anchor:  ${list(paired.anchorSamples)}\n    `);
+      }
       const result = summarize(info, paired.samples, 'browser');
       if (paired.anchorSamples.length > 0) result.anchorMedian = median(paired.anchorSamples);
       results.push(result);
