@@ -30,7 +30,8 @@ export default defineConfig({
       name: 'frames',
       testMatch: FRAMES,
       dependencies: ['chromium'],
-      use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions() },
+      // No trace: its DOM snapshots run on the page's thread, in the frames being measured.
+      use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions(), trace: 'off' },
     },
     {
       name: 'memory',
