@@ -3,6 +3,8 @@ import { chromiumLaunchOptions } from './test/chromium.ts';
 
 /** The built demo on a plain static server, under a sub-path (as GitHub Pages hosts it). */
 const port = 4173;
+/** The same build, served cross-origin isolated (COOP + COEP), as `npm start` serves it. */
+const isolatedPort = 4175;
 export const DEMO_BASE = '/moat/';
 /** The wire-protocol model server (test/model-server), for the OpenAI-compatible endpoint tests. */
 export const MODEL_SERVER = 'http://127.0.0.1:4180';
@@ -27,6 +29,16 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions() },
     },
     {
+      // The chat page again on a cross-origin-isolated page: shared memory on in the pool.
+      name: 'isolated',
+      testIgnore: [MEMORY, FRAMES],
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: chromiumLaunchOptions(),
+        baseURL: `http://127.0.0.1:${isolatedPort}${DEMO_BASE}`,
+      },
+    },
+    {
       name: 'frames',
       testMatch: FRAMES,
       dependencies: ['chromium'],
@@ -45,6 +57,13 @@ export default defineConfig({
     {
       command: `npx vite build && node --import tsx e2e/serve-demo.ts ${port} ${DEMO_BASE}`,
       url: `http://127.0.0.1:${port}${DEMO_BASE}`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+    },
+    {
+      // The build above, read per request (tests start once every server answers).
+      command: `node --import tsx e2e/serve-demo.ts ${isolatedPort} ${DEMO_BASE} isolated`,
+      url: `http://127.0.0.1:${isolatedPort}${DEMO_BASE}`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
     },
