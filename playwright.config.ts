@@ -41,7 +41,7 @@ export default defineConfig({
     {
       name: 'frames',
       testMatch: FRAMES,
-      dependencies: ['chromium'],
+      dependencies: ['chromium', 'isolated'],
       // No trace: its DOM snapshots run on the page's thread, in the frames being measured.
       use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions(), trace: 'off' },
     },
