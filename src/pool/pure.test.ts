@@ -297,7 +297,10 @@ describe('judgeStoppedCalls', () => {
     );
     expect(alone.suspects).toEqual(['hog']);
     expect(alone.rerun).toEqual([]); // the culprit itself is not re-run, idempotent or not
-    expect((alone.failed[0]?.[1] as WorkerCrashedError).culprit).toEqual({ toolCallId: 'call_1', toolName: 'hog' });
+    expect((alone.failed[0] as [HeldCall, WorkerCrashedError])[1].culprit).toEqual({
+      toolCallId: 'call_1',
+      toolName: 'hog',
+    });
     const several = judgeStoppedCalls(stopped({ sent: [call(1, 'a'), call(2, 'b')], culprit: undefined }));
     expect(several.suspects).toEqual(['a', 'b']);
     expect(several.failed.map(([, e]) => (e as WorkerCrashedError).culprit)).toEqual([undefined, undefined]);
