@@ -48,6 +48,11 @@ export interface BenchResult {
   /** The anchor's median from the samples taken alternately with this case's. */
   anchorMedian?: number;
   ratio?: number;
+  /**
+   * The median of each sample's ratio to the anchor sample taken beside it: when the machine
+   * drifts between states in mid-run, each pair still sees one state.
+   */
+  pairRatio?: number;
   target?: { max?: number; min?: number; of?: 'median' };
   note?: string;
   where: 'browser' | 'node';
