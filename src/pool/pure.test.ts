@@ -9,8 +9,9 @@ import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
 import { AbortListeners } from './abort-listeners';
 import { DeadlineHeap } from './deadline-heap';
-import { OUT_DELTA, OUT_ERROR, OUT_JSON, OUT_RESULT, OUT_TEXT, STASH } from './protocol';
+import { OUT_DELTA, OUT_ERROR, OUT_JSON, OUT_RESULT, OUT_TEXT, STASH, STOP_BIT } from './protocol';
 import { clearStash, newStashMemory, readStash, stashOf, stashResult } from './result-stash';
+import { StartedCalls } from './started-calls';
 import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './stopped-calls';
 import { workerContentSecurityPolicy } from './worker-csp';
 
@@ -322,5 +323,41 @@ describe('judgeStoppedCalls', () => {
     ]);
     expect(verdict.retry.map((c) => c.id)).toEqual([3]); // the pool fails these too, rather than loop on a broken script
     expect(verdict.suspects).toEqual([]);
+  });
+});
+
+describe('StartedCalls', () => {
+  it('without shared memory: the highest count reported, plus the call it may be stuck in', () => {
+    const started = new StartedCalls(undefined);
+    expect(started.shared).toBe(false);
+    expect([started.number(), started.number(), started.number()]).toEqual([0, 1, 2]);
+    started.reported(2);
+    started.reported(1); // an older report changes nothing
+    expect(started.close()).toBe(3);
+  });
+
+  it('without shared memory: the exact count once the worker gives it, now or later', () => {
+    const started = new StartedCalls(undefined);
+    started.reported(1);
+    const heard: number[] = [];
+    expect(started.whenFinal((n) => heard.push(n))).toBeUndefined();
+    started.final(1);
+    expect(heard).toEqual([1]);
+    expect(started.close()).toBe(1); // not 2: it said exactly
+    expect(started.whenFinal(() => heard.push(-1))).toBe(1);
+    expect(heard).toEqual([1]);
+  });
+
+  it('with shared memory: the worker’s own word, closed so that nothing starts after it is read', () => {
+    const memory = new SharedArrayBuffer(4);
+    const word = new Int32Array(memory);
+    const started = new StartedCalls(memory);
+    expect(started.shared).toBe(true);
+    Atomics.add(word, 0, 1);
+    Atomics.add(word, 0, 1);
+    started.reported(7); // reports are not needed, and not believed
+    expect(started.close()).toBe(2);
+    // The worker's next start sees the stop bit, and does not run the call.
+    expect(Atomics.add(word, 0, 1) & STOP_BIT).not.toBe(0);
   });
 });

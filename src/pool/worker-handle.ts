@@ -10,13 +10,13 @@ import {
   type OutBatch,
   type PageToWorker,
   PROTOCOL_VERSION,
-  STOP_BIT,
   type ToolDescriptor,
   type WorkerConfig,
   type WorkerControl,
   type WorkerToPage,
 } from './protocol';
 import { newStashMemory, peekStash, type ResultStash, readStash, stashOf } from './result-stash';
+import { StartedCalls } from './started-calls';
 
 /** A call as one worker holds it: the pool's record plus its place in the worker's order. */
 export interface Dispatched {
@@ -42,7 +42,8 @@ export class WorkerHandle {
   readonly #port: Worker;
   readonly #control: MessagePort;
   readonly #events: WorkerEvents;
-  readonly #started: Int32Array | undefined;
+  /** Which of the calls posted here it has started. */
+  readonly #startedCalls: StartedCalls;
   readonly #bell: Doorbell | undefined;
   /** Results the worker has not posted yet (shared memory). */
   readonly #stash: ResultStash | undefined;
@@ -51,7 +52,6 @@ export class WorkerHandle {
   #outbox: CallRequest[] = [];
   /** A flush is queued for the end of this tick: calls sent until then go with it. */
   #flushScheduled = false;
-  #seq = 0;
   #connected = false;
   #dead = false;
   #stoppedBusy = false;
@@ -70,11 +70,6 @@ export class WorkerHandle {
   idempotent: ReadonlySet<string> = new Set();
   /** The time limits tools declare (`defineTool({ timeoutMs })`), known once it is ready. */
   timeouts: ReadonlyMap<string, number> = new Map();
-  /** Without shared memory: how many calls the worker has said it started. */
-  #reportedStarted = 0;
-  /** Without shared memory: the exact started count, once the worker said it stopped (or died). */
-  #finalStarted: number | undefined;
-  #onStopped: ((started: number) => void) | undefined;
   /** Calls for it are no longer sent: it is being stopped. */
   retiring = false;
 
@@ -91,7 +86,7 @@ export class WorkerHandle {
     this.#events = events;
     this.networkAnswers = config.network.mode === 'ask' ? config.network.answers : undefined;
     const started = shared ? new SharedArrayBuffer(4) : undefined;
-    this.#started = started ? new Int32Array(started) : undefined;
+    this.#startedCalls = new StartedCalls(started);
     const doorbell = shared ? newDoorbellMemory() : undefined;
     if (doorbell) this.#bell = doorbellOf(doorbell);
     const stash = shared ? newStashMemory() : undefined;
@@ -219,19 +214,17 @@ export class WorkerHandle {
 
   /** True when the page shares memory with the worker (the started count is exact at any time). */
   get shared(): boolean {
-    return this.#started !== undefined;
+    return this.#startedCalls.shared;
   }
 
   /** Without shared memory: the worker said it has started `count` calls (OUT_STARTED). */
   noteStarted(count: number): void {
-    if (count > this.#reportedStarted) this.#reportedStarted = count;
+    this.#startedCalls.reported(count);
   }
 
   /** Without shared memory: the worker's exact started count, from `stopped` or `fatal`. */
   finalStarted(count: number): void {
-    if (typeof count !== 'number') return;
-    this.#finalStarted = count;
-    this.#onStopped?.(count);
+    this.#startedCalls.final(count);
   }
 
   /**
@@ -240,10 +233,19 @@ export class WorkerHandle {
    * answer (it is stuck in a call; what it posted before has arrived by then).
    */
   stop(waitMs: number): Promise<number | undefined> {
-    if (this.#finalStarted !== undefined) return Promise.resolve(this.#finalStarted);
     return new Promise((resolve) => {
       let answered = false;
-      const timer = setTimeout(() => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const known = this.#startedCalls.whenFinal((count) => {
+        answered = true;
+        clearTimeout(timer);
+        resolve(count);
+      });
+      if (known !== undefined) {
+        resolve(known);
+        return;
+      }
+      timer = setTimeout(() => {
         // A timer may run before messages that wait in the page's queue (a busy page): a message
         // of the page's own, queued now, is read after everything the worker posted before.
         const channel = new MessageChannel();
@@ -253,27 +255,18 @@ export class WorkerHandle {
         };
         channel.port1.postMessage(null);
       }, waitMs);
-      this.#onStopped = (count) => {
-        answered = true;
-        clearTimeout(timer);
-        resolve(count);
-      };
       this.post({ t: 'stop' });
     });
   }
 
   /**
-   * Stop the worker from starting more calls and say which it never started. With shared memory
-   * the stop bit and the count share one atomic word, so a call is either counted as started
-   * here or never run by the worker. Without, the worker's own count (exact after `stop`
-   * answered); when it did not answer, the call after the last one it reported is taken as
-   * started (it may be the one it is stuck in), never run twice.
+   * Stop the worker from starting more calls and say which it never started (see
+   * `StartedCalls.close`: exact with shared memory, or once `stop` was answered; never a call
+   * run twice).
    */
   unstarted(): Set<number> {
     const ids = new Set<number>();
-    let started: number;
-    if (this.#started) started = Atomics.or(this.#started, 0, STOP_BIT) & ~STOP_BIT;
-    else started = this.#finalStarted ?? this.#reportedStarted + 1;
+    const started = this.#startedCalls.close();
     for (const [id, d] of this.calls) if (d.seq < 0 || d.seq >= started) ids.add(id);
     return ids;
   }
@@ -414,7 +407,7 @@ export class WorkerHandle {
   /** The worker starts calls in the order it receives them: number them as they are posted. */
   #sequence(request: CallRequest): void {
     const d = this.calls.get(request.id);
-    if (d) d.seq = this.#seq++;
+    if (d) d.seq = this.#startedCalls.number();
   }
 
   /** Whatever waits on this worker stops waiting: `ready` (unless it was) and describe() reject with `reason`. */
