@@ -24,16 +24,12 @@ function median(values: number[]): number {
 }
 
 function summarize(info: CaseInfo, samples: number[], where: BenchResult['where']): BenchResult {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const median =
-    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
   const result: BenchResult = {
     name: info.name,
     unit: info.unit,
-    median,
-    min: sorted[0] as number,
-    max: sorted[sorted.length - 1] as number,
+    median: median(samples),
+    min: Math.min(...samples),
+    max: Math.max(...samples),
     samples: samples.length,
     where,
   };
