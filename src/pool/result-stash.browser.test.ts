@@ -16,10 +16,17 @@ describe.runIf(crossOriginIsolated)('the result stash, written by a worker while
       });
       const memory = newStashMemory(4096); // small: the worker clears it often
       const stash = stashOf(memory);
+      let writing!: () => void;
+      const underWay = new Promise<void>((resolve) => {
+        writing = resolve;
+      });
       const done = new Promise<number>((resolve) => {
-        worker.onmessage = (event) => resolve(event.data as number);
+        worker.onmessage = (event) => (event.data === 'writing' ? writing() : resolve(event.data as number));
       });
       worker.postMessage(memory);
+      // The lock at a random moment while the worker writes (not before it has begun: on a busy
+      // machine its thread may take longer than the wait to pick up the memory).
+      await underWay;
       await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 20));
       const read = readStash(stash);
       const written = await done;

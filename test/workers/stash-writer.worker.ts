@@ -7,6 +7,8 @@ import { clearStash, stashOf, stashResult } from '../../src/pool/result-stash';
 self.onmessage = (event: MessageEvent<SharedArrayBuffer>) => {
   const stash = stashOf(event.data);
   let written = 0;
+  // Delivered while the loop below runs: the page picks its moment once writing is under way.
+  self.postMessage('writing');
   for (let id = 0; ; id++) {
     const text = `r${id}:${'é'.repeat(id % 37)}`;
     if (stashResult(stash, OUT_TEXT, id, text)) {
