@@ -1,4 +1,4 @@
-import { describeValue, MoatError } from '../errors/moat-error';
+import { describeValue } from '../errors/moat-error';
 import { checkDuration } from '../errors/option-checks';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
@@ -11,6 +11,7 @@ import type { ToolSpec } from '../providers/tool-spec';
 import { AbortListeners } from './abort-listeners';
 import { checkCallOptions, checkToolCall, startFailure, unsendable } from './call-checks';
 import { CallClock } from './call-clock';
+import { Fifo } from './fifo';
 import { answerNetwork, networkWire } from './network-answers';
 import {
   type CallOptions,
@@ -36,6 +37,7 @@ import {
 import { Quarantine } from './quarantine';
 import { StashWatch } from './stash-watch';
 import { type HeldCall, judgeStoppedCalls } from './stopped-calls';
+import { ToolCatalog } from './tool-catalog';
 import type { ToolResult } from './tool-result';
 import { WorkerHandle } from './worker-handle';
 
@@ -104,10 +106,9 @@ export class WorkerPool {
   readonly #workers: WorkerHandle[] = [];
   /** Workers that run quarantined calls, one at a time each. */
   readonly #isolated: WorkerHandle[] = [];
-  readonly #queue: PendingCall[] = [];
-  #queueHead = 0;
+  readonly #queue = new Fifo<PendingCall>();
   /** Calls of quarantined tools, waiting for an isolated worker. */
-  readonly #quarantineQueue: PendingCall[] = [];
+  readonly #quarantineQueue = new Fifo<PendingCall>();
   readonly #quarantine: Quarantine;
   readonly #quarantineWorkers: number;
   readonly #calls = new Map<number, PendingCall>();
@@ -130,12 +131,14 @@ export class WorkerPool {
   #quarantined = 0;
   #closed = false;
   #pumping = false;
-  #descriptors: Promise<ToolDescriptor[]> | undefined;
-  /**
-   * Once the descriptors are known: what state each tool declared. A tool is then sent only
-   * that part (nothing, one field, or all); until then the worker picks it from the whole.
-   */
-  #declaredState: Map<string, ToolDescriptor['state']> | undefined;
+  /** The tools' descriptors, asked of an idle worker (a new one if none runs). */
+  readonly #catalog = new ToolCatalog(
+    () => {
+      const live = this.#workers.filter((w) => !w.dead);
+      return live.find((w) => w.load === 0) ?? live[0] ?? this.#spawn();
+    },
+    () => this.#closed,
+  );
 
   constructor(options: WorkerPoolOptions) {
     const o = resolvePoolOptions(options);
@@ -167,7 +170,7 @@ export class WorkerPool {
     return {
       workers: live.length,
       busy: live.filter((w) => w.load > 0).length,
-      queued: this.#queue.length - this.#queueHead,
+      queued: this.#queue.size,
       running: live.reduce((n, w) => n + w.load, 0),
       restarted: this.#restarted,
       rung: this.#rung,
@@ -185,33 +188,7 @@ export class WorkerPool {
 
   /** The tools' specs with what each declares (state injection, store namespaces). */
   descriptors(): Promise<ToolDescriptor[]> {
-    if (this.#closed) return Promise.reject(new PoolClosedError());
-    this.#descriptors ??= this.#describe(true);
-    return this.#descriptors;
-  }
-
-  /** Ask a worker (an idle one if there is one) for the descriptors. */
-  #describe(mayRetry: boolean): Promise<ToolDescriptor[]> {
-    const live = this.#workers.filter((w) => !w.dead);
-    const worker = live.find((w) => w.load === 0) ?? live[0] ?? this.#spawn();
-    return worker.describe().then(
-      (descriptors) => {
-        this.#declaredState = new Map(descriptors.map((d) => [d.spec.name, d.state]));
-        return descriptors;
-      },
-      (error: unknown) => {
-        if (this.#closed) {
-          this.#descriptors = undefined;
-          throw new PoolClosedError();
-        }
-        // A worker stopped while it ran calls went down for one of them (a timeout, a crash),
-        // not for describing: its replacement is asked, once.
-        if (!MoatError.isInstance(error) && mayRetry && worker.stoppedBusy) return this.#describe(false);
-        // The tools' own errors (a schema JSON Schema cannot express) come as they are.
-        this.#descriptors = undefined;
-        throw MoatError.isInstance(error) ? error : startFailure(error);
-      },
-    );
+    return this.#catalog.descriptors();
   }
 
   /**
@@ -243,8 +220,7 @@ export class WorkerPool {
       if (problem) return reject(problem);
       checkCallOptions(options);
       if (options.signal?.aborted) return reject(options.signal.reason);
-      if (this.#queue.length - this.#queueHead >= this.#maxQueue)
-        return reject(new PoolQueueFullError({ maxQueue: this.#maxQueue }));
+      if (this.#queue.size >= this.#maxQueue) return reject(new PoolQueueFullError({ maxQueue: this.#maxQueue }));
       const timeoutMs =
         options.timeoutMs === undefined ? this.#timeoutMs : checkDuration('timeoutMs', options.timeoutMs);
       const call: PendingCall = {
@@ -296,9 +272,8 @@ export class WorkerPool {
     for (const worker of [...this.#workers, ...this.#isolated]) worker.terminate('the pool was closed');
     this.#workers.length = 0;
     this.#isolated.length = 0;
-    this.#queue.length = 0;
-    this.#queueHead = 0;
-    this.#quarantineQueue.length = 0;
+    this.#queue.clear();
+    this.#quarantineQueue.clear();
   }
 
   // ── dispatch ─────────────────────────────────────────────────────────────────────────────
@@ -315,34 +290,29 @@ export class WorkerPool {
   }
 
   #pumpQueue(): void {
-    while (this.#queueHead < this.#queue.length) {
-      const call = this.#queue[this.#queueHead] as PendingCall;
+    const queue = this.#queue;
+    for (let call = queue.peek(); call; call = queue.peek()) {
       if (call.settled) {
-        this.#queueHead++;
+        queue.shift();
         continue;
       }
       if (this.#quarantine.has(call.toolCall.name)) {
-        this.#queueHead++;
+        queue.shift();
         this.#quarantineQueue.push(call);
         continue;
       }
       const worker = this.#pick();
       if (!worker) break;
-      this.#queueHead++;
+      queue.shift();
       this.#dispatch(call, worker);
     }
-    if (this.#queueHead > 1024 && this.#queueHead * 2 > this.#queue.length) {
-      this.#queue.splice(0, this.#queueHead);
-      this.#queueHead = 0;
-    }
-    if (this.#quarantineQueue.length > 0) this.#pumpQuarantine();
+    if (this.#quarantineQueue.size > 0) this.#pumpQuarantine();
   }
 
   /** Quarantined calls, each alone on an isolated worker. */
   #pumpQuarantine(): void {
     const waiting = this.#quarantineQueue;
-    while (waiting.length > 0) {
-      const call = waiting[0] as PendingCall;
+    for (let call = waiting.peek(); call; call = waiting.peek()) {
       if (call.settled) {
         waiting.shift();
         continue;
@@ -387,29 +357,12 @@ export class WorkerPool {
     const request: CallRequest = { id: call.id, toolCallId: tc.id, name: tc.name, args: tc.args };
     const o = call.options;
     if (o.state !== undefined) {
-      const state = this.#stateFor(tc.name, o.state);
+      const state = this.#catalog.stateFor(tc.name, o.state);
       if (state !== undefined) request.state = state;
     }
     if (o.context !== undefined) request.context = o.context;
     if (o.resultFormat !== undefined) request.resultFormat = o.resultFormat;
     worker.send(request);
-  }
-
-  /**
-   * The part of the caller's state a tool is sent: what it declared, once that is known, so the
-   * rest never reaches a worker (where every tool in that worker's realm could read it).
-   */
-  #stateFor(name: string, state: unknown): unknown {
-    if (!this.#declaredState?.has(name)) return state;
-    const declared = this.#declaredState.get(name);
-    if (declared === undefined) return undefined;
-    if ('whole' in declared) return state;
-    const { field } = declared;
-    // As the worker picks it (an own property of any object); a computed key defines an own
-    // property, even for '__proto__'.
-    return typeof state === 'object' && state !== null && Object.hasOwn(state, field)
-      ? { [field]: (state as Record<string, unknown>)[field] }
-      : {};
   }
 
   #spawn(isolated = false): WorkerHandle {
@@ -506,7 +459,7 @@ export class WorkerPool {
       );
     }
     // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
-    if (pump && (this.#queueHead < this.#queue.length || this.#quarantineQueue.length > 0)) this.#pump();
+    if (pump && (this.#queue.size > 0 || this.#quarantineQueue.size > 0)) this.#pump();
   }
 
   /** Results read from a worker's stash: delivered like posted ones, and counted. */
@@ -588,14 +541,14 @@ export class WorkerPool {
       }
     }
     const retry = verdict.retry;
-    if (!connected && this.#descriptors && this.#workers.length === 0) this.#descriptors = undefined;
+    if (!connected && this.#workers.length === 0) this.#catalog.forget();
 
     // Calls that never ran (or run again) go first, in their original order.
     for (const call of retry) call.worker = undefined;
-    this.#queue.splice(this.#queueHead, 0, ...retry);
+    this.#queue.pushFront(retry);
     if (this.#closed) return;
     if (!connected) {
-      if (retry.length > 0 || this.#queueHead < this.#queue.length) {
+      if (this.#queue.size > 0) {
         // A worker that never started: do not loop on a broken script; fail what waits.
         this.#failQueued(new WorkerStartError({ reason }));
         return;
@@ -605,10 +558,7 @@ export class WorkerPool {
   }
 
   #failQueued(error: Error): void {
-    while (this.#queueHead < this.#queue.length) {
-      const call = this.#queue[this.#queueHead++] as PendingCall;
-      if (!call.settled) this.#settle(call, error);
-    }
+    for (let call = this.#queue.shift(); call; call = this.#queue.shift()) if (!call.settled) this.#settle(call, error);
   }
 
   #abort(call: PendingCall, reason: unknown): void {
