@@ -1,7 +1,7 @@
 import { describeValue } from '../errors/moat-error';
 import { checkCount } from '../errors/option-checks';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
-import { EventQueue } from '../invoker/event-queue';
+import { eventStream, followSignal } from '../invoker/event-stream';
 import { ToolInvoker } from '../invoker/tool-invoker';
 import type { ToolTurn } from '../invoker/tool-turn';
 import type { ToolEvent } from '../invoker/types';
@@ -100,40 +100,18 @@ export class Agent {
    * model request and the running tools; the thread keeps its last complete step.
    */
   stream(input: AgentInput, options: AgentStreamOptions = {}): AsyncIterable<AgentEvent> {
-    return {
-      [Symbol.asyncIterator]: () => {
-        const controller = new AbortController();
-        const outer = options?.signal;
-        const onAbort = () => controller.abort(outer?.reason);
-        const queue = new EventQueue<AgentEvent>();
-        let stopped = false;
-        const emit = (event: AgentEvent) => {
-          if (!stopped) queue.push(event);
-        };
-        const done = (async () => {
-          try {
-            checkStreamOptions(options);
-            if (outer?.aborted) controller.abort(outer.reason);
-            else outer?.addEventListener('abort', onAbort, { once: true });
-            await this.#drive(input, options, controller.signal, emit);
-          } catch (error) {
-            emit({ type: 'error', error: error instanceof Error ? error : new Error(String(error)) });
-          } finally {
-            outer?.removeEventListener('abort', onAbort);
-            queue.end();
-          }
-        })();
-        return {
-          next: () => queue.next(),
-          return: async () => {
-            stopped = true;
-            controller.abort(new DOMException('The consumer stopped reading the agent', 'AbortError'));
-            await done;
-            return { done: true, value: undefined };
-          },
-        };
-      },
-    };
+    return eventStream<AgentEvent>('The consumer stopped reading the agent', async (controller, emit) => {
+      let unfollow = () => {};
+      try {
+        checkStreamOptions(options);
+        unfollow = followSignal(options?.signal, controller);
+        await this.#drive(input, options, controller.signal, emit);
+      } catch (error) {
+        emit({ type: 'error', error: error instanceof Error ? error : new Error(String(error)) });
+      } finally {
+        unfollow();
+      }
+    });
   }
 
   /** The same run, resolved with what `finish` carries; rejects with the `error` event's error. */

@@ -1,6 +1,6 @@
 import { describeValue } from '../errors/moat-error';
 import { ToolDeniedError } from '../errors/tool-denied-error';
-import { defaultErrorText } from '../invoker/tool-invoker';
+import { defaultErrorText } from '../invoker/error-policy';
 import { isPlainObject } from '../json/json-value';
 import { toolMessage } from '../messages/constructors';
 import type { ToolCall, ToolMessage } from '../messages/types';

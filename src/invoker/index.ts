@@ -1,6 +1,7 @@
+export { defaultErrorText, type OnErrorJSON } from './error-policy';
 export { isPageTool } from './page-tool';
 export { mergeUpdates, type StateUpdate } from './state-merge';
-export { defaultErrorText, ToolInvoker, type ToolInvokerJSON } from './tool-invoker';
+export { ToolInvoker, type ToolInvokerJSON } from './tool-invoker';
 export { ToolTurn, type WithTurnResults } from './tool-turn';
 export { toolsCondition, turnInput } from './turn-input';
 export type {

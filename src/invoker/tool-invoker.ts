@@ -1,23 +1,28 @@
 import { isToolDefinition, type ToolDefinition } from '../../worker/define-tool';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
-import { describeValue, errorClassForName } from '../errors/moat-error';
+import { describeValue } from '../errors/moat-error';
 import { checkCallback, checkCount, checkDuration, checkResultFormat, checkSignal } from '../errors/option-checks';
-import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import { isPlainObject } from '../json/json-value';
-import { toolMessage } from '../messages/constructors';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
 import type { ResultFormat } from '../pool/protocol';
 import type { CallOptions, WorkerPool } from '../pool/worker-pool';
 import { type ToolSpec, validateToolSpec } from '../providers/tool-spec';
-import { scopeStore } from '../store/scoped-store';
 import type { Store } from '../store/types';
-import { EventQueue } from './event-queue';
+import {
+  checkOnError,
+  errorText,
+  invalidCallMessage,
+  type OnErrorJSON,
+  onErrorFromJSON,
+  onErrorToJSON,
+} from './error-policy';
+import { eventStream, followSignal } from './event-stream';
+import { type InlineRuntime, loadInlineRuntime, runInlineTool } from './inline-tool';
 import { isPageTool, runPageTool } from './page-tool';
 import { ToolTurn, type TurnHost } from './tool-turn';
 import { turnInput } from './turn-input';
 import type {
-  ErrorClass,
   Interceptor,
   InvokerInput,
   NextTool,
@@ -32,14 +37,9 @@ import type {
   ToolRequest,
 } from './types';
 
-/** The text the model sees for a failed call, unless `onError` says otherwise (LangGraph's wording). */
-export function defaultErrorText(error: Error): string {
-  return `Error: ${error.message}\n Please fix your mistakes.`;
-}
-
 /** The serializable part of an invoker's configuration (`toJSON` / `fromJSON`). */
 export interface ToolInvokerJSON {
-  onError: 'return' | 'throw' | { text: string } | { errors: string[] };
+  onError: OnErrorJSON;
   resultFormat?: ResultFormat;
   maxConcurrency?: number;
   messagesKey: string;
@@ -128,7 +128,7 @@ export class ToolInvoker {
         if (chain) return (call, state) => chain(makeRequest(call, specs.get(call.name), state, options.context));
         return (call, state) => this.#execute(call, state, options.context, specs, options, emit);
       },
-      errorText: (error, call) => this.#errorText(error, call),
+      errorText: (error, call) => errorText(this.#onError, error, call),
       invalidMessage: (bad, emit) => this.#invalidMessage(bad, emit),
       reducers: this.#reducers,
       maxConcurrency: this.#maxConcurrency,
@@ -154,7 +154,7 @@ export class ToolInvoker {
       const pageTools = [...this.#inline.values()].filter(isPageTool);
       const [served, inline] = await Promise.all([
         this.#pool ? this.#pool.specs() : [],
-        zodTools.length > 0 ? import('../../worker/inline') : undefined,
+        zodTools.length > 0 ? loadInlineRuntime() : undefined,
       ]);
       for (const spec of served) specs.set(spec.name, spec);
       this.#inlineRuntime = inline;
@@ -216,46 +216,22 @@ export class ToolInvoker {
    * the calls still running.
    */
   stream(input: InvokerInput, options: RunOptions = {}): AsyncIterable<ToolEvent> {
-    return {
-      [Symbol.asyncIterator]: () => {
-        try {
-          checkRunOptions(options);
-        } catch (error) {
-          return { next: () => Promise.reject(error) };
-        }
-        const controller = new AbortController();
-        const outer = options.signal;
-        const onOuterAbort = () => controller.abort(outer?.reason);
-        if (outer?.aborted) controller.abort(outer.reason);
-        else outer?.addEventListener('abort', onOuterAbort, { once: true });
-        const queue = new EventQueue<ToolEvent>();
-        const finished = this.run(input, {
+    return eventStream<ToolEvent>('The consumer stopped reading the tool events', async (controller, push) => {
+      checkRunOptions(options);
+      const unfollow = followSignal(options.signal, controller);
+      try {
+        await this.run(input, {
           ...options,
           signal: controller.signal,
           onEvent: (event) => {
             options.onEvent?.(event);
-            queue.push(event);
+            push(event);
           },
-        }).then(
-          () => queue.end(),
-          (error: unknown) => queue.fail(error),
-        );
-        const cleanup = () => outer?.removeEventListener('abort', onOuterAbort);
-        return {
-          next: async () => {
-            const step = await queue.next();
-            if (step.done) cleanup();
-            return step;
-          },
-          return: async () => {
-            controller.abort(new DOMException('The consumer stopped reading the tool events', 'AbortError'));
-            await finished;
-            cleanup();
-            return { done: true, value: undefined };
-          },
-        };
-      },
-    };
+        });
+      } finally {
+        unfollow();
+      }
+    });
   }
 
   /** The serializable configuration (Haystack's to_dict): interceptors, tools and functions are code, not data. */
@@ -266,14 +242,8 @@ export class ToolInvoker {
         throw new TypeError(`The reducer of state key '${key}' is a function: it cannot be written as JSON`);
       reducers[key] = reducer;
     }
-    let onError: ToolInvokerJSON['onError'];
-    if (this.#onError === 'return' || this.#onError === 'throw') onError = this.#onError;
-    else if (typeof this.#onError === 'string') onError = { text: this.#onError };
-    else if (typeof this.#onError === 'function')
-      throw new TypeError('onError is a function: it cannot be written as JSON');
-    else onError = { errors: this.#onError.map((cls) => (cls.prototype as Error).name) };
     const json: ToolInvokerJSON = {
-      onError,
+      onError: onErrorToJSON(this.#onError),
       messagesKey: this.#messagesKey,
       reducers,
       inlineTools: [...this.#inline.keys()],
@@ -289,16 +259,7 @@ export class ToolInvoker {
     json: ToolInvokerJSON,
     parts: Pick<ToolInvokerOptions, 'pool' | 'inlineTools' | 'interceptors' | 'store'> = {},
   ): ToolInvoker {
-    let onError: OnError;
-    if (json.onError === 'return' || json.onError === 'throw') onError = json.onError;
-    else if ('text' in json.onError) onError = json.onError.text;
-    else {
-      onError = json.onError.errors.map((name) => {
-        const cls = errorClassForName(name);
-        if (!cls) throw new TypeError(`Unknown error class '${name}' in onError`);
-        return cls;
-      });
-    }
+    const onError = onErrorFromJSON(json.onError);
     const missing = json.inlineTools.filter((name) => !(parts.inlineTools ?? []).some((t) => t.name === name));
     if (missing.length > 0) throw new TypeError(`fromJSON needs the inline tools it names: ${missing.join(', ')}`);
     const options: ToolInvokerOptions = { ...parts, onError, messagesKey: json.messagesKey, reducers: json.reducers };
@@ -336,40 +297,20 @@ export class ToolInvoker {
         state,
         emit,
         begin: (o) => this.begin(o),
-        errorText: (error, call) => this.#errorText(error, call),
+        errorText: (error, call) => errorText(this.#onError, error, call),
       });
     }
     // The runtime is loaded with the specs, which every turn waits for before its first call.
-    const executeTool = this.#inlineRuntime?.executeTool;
-    if (inline && executeTool) {
-      const store = this.#store;
-      let signal = options.signal;
-      try {
-        return Promise.resolve(
-          executeTool(
-            inline,
-            {
-              toolCallId: toolCall.id,
-              name: toolCall.name,
-              args: toolCall.args,
-              state,
-              context,
-              ...(this.#resultFormat ? { resultFormat: this.#resultFormat } : {}),
-            },
-            {
-              signal: () => (signal ??= new AbortController().signal),
-              emit: (delta) => emit({ type: 'tool-output-delta', toolCallId: toolCall.id, delta }),
-              store: () =>
-                store && inline.storeNamespaces
-                  ? scopeStore(store, inline.storeNamespaces, { toolName: toolCall.name, toolCallId: toolCall.id })
-                  : store,
-              tools: () => [...specs.values()],
-            },
-          ),
-        );
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    if (inline && this.#inlineRuntime) {
+      return runInlineTool(this.#inlineRuntime, inline, toolCall, {
+        state,
+        context,
+        resultFormat: this.#resultFormat,
+        store: this.#store,
+        signal: options.signal,
+        specs,
+        emit,
+      });
     }
     if (!this.#pool || !specs.has(toolCall.name)) {
       return Promise.reject(
@@ -404,50 +345,14 @@ export class ToolInvoker {
     return made;
   }
 
-  /** The model's text for a failed call, or undefined when it must be thrown. */
-  #errorText(error: Error, call: ToolCall): string | undefined {
-    const mode = this.#onError;
-    if (mode === 'return') return defaultErrorText(error);
-    if (mode === 'throw') return undefined;
-    if (typeof mode === 'string') return mode;
-    if (typeof mode === 'function') return mode(error, call);
-    return mode.some((cls) => matches(cls, error)) ? defaultErrorText(error) : undefined;
-  }
-
   #invalidMessage(bad: InvalidToolCall, emit: (event: ToolEvent) => void): ToolMessage {
-    const error = new ToolInputValidationError({
-      ...(bad.name === undefined ? {} : { toolName: bad.name }),
-      toolCallId: bad.id,
-      issues: [{ path: ['args'], message: bad.error }],
-      message: `The call could not be read: ${bad.error}`,
-    });
-    const message = toolMessage({
-      toolCallId: bad.id,
-      name: bad.name ?? '',
-      content: defaultErrorText(error),
-      status: 'error',
-    });
+    const { error, message } = invalidCallMessage(bad);
     emit({ type: 'tool-error', toolCallId: bad.id, error, message });
     return message;
   }
 }
 
-type InlineRuntime = typeof import('../../worker/inline');
-
 function noEvents(): void {}
-
-function matches(cls: ErrorClass, error: Error): boolean {
-  const isInstance = (cls as unknown as { isInstance?: (e: unknown) => boolean }).isInstance;
-  return typeof isInstance === 'function' ? isInstance.call(cls, error) : error instanceof cls;
-}
-
-function checkOnError(onError: OnError): OnError {
-  if (typeof onError === 'string' || typeof onError === 'function') return onError;
-  if (Array.isArray(onError) && onError.every((c) => typeof c === 'function')) return onError;
-  throw new TypeError(
-    `Expected \`onError\` to be 'return', 'throw', a text, a function or a list of error classes, got ${describeValue(onError)}`,
-  );
-}
 
 /** Throws a TypeError naming the first of a turn's options that is wrong. */
 function checkRunOptions(options: RunOptions): void {
