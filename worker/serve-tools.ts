@@ -3,14 +3,13 @@ import { expose } from 'comlink';
 import { describeValue } from '../src/errors/moat-error';
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
-import { type Doorbell, doorbellOf, readCalls } from '../src/pool/doorbell';
+import { doorbellOf } from '../src/pool/doorbell';
 import {
   CALL_STRIDE,
   type CallBatch,
   type CallExtras,
   type CallRequest,
   type CallResult,
-  DOORBELL,
   OUT_DELTA,
   OUT_ERROR,
   OUT_JSON,
@@ -29,19 +28,11 @@ import { deferredStore } from '../src/store/deferred-store';
 import type { Store } from '../src/store/types';
 import { isToolDefinition, type ToolDefinition } from './define-tool';
 import { describeTool } from './describe-tool';
+import { DoorbellPark } from './doorbell-park';
 import { executeTool } from './execute-tool';
-import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-guard';
+import { installNetworkGuard, setNetworkPolicy } from './network-guard';
 import { Outbox } from './outbox';
-import {
-  atomicsLoad,
-  atomicsStore,
-  atomicsWait,
-  construct,
-  mapDeleteOf,
-  mapGetOf,
-  mapSetOf,
-  OriginalPromise,
-} from './primordials';
+import { PageAsks } from './page-asks';
 import { takePostMessage, watchForDeath } from './realm-locks';
 import { asToolError, RunningCall } from './running-call';
 
@@ -143,13 +134,10 @@ class ToolServer {
   #flushScheduled = false;
   /** True while a batch of calls is being started: results wait for the flush at its end. */
   #receiving = false;
-  #asks = 0;
-  readonly #pendingAsks = new Map<number, (allow: boolean) => void>();
-  readonly #bell: Doorbell | undefined;
-  /** Messages taken from the page (the doorbell's `received`). */
-  #taken = 0;
-  #parkScheduled = false;
-  #parking = false;
+  /** Questions to the page about URLs (`network: 'ask'`). */
+  readonly #asks: PageAsks;
+  /** With shared memory: the doorbell, where the worker waits for calls while idle. */
+  readonly #bell: DoorbellPark | undefined;
   /** Work under way outside any call (a module loading): the worker must not park meanwhile. */
   #held = 0;
 
@@ -173,9 +161,15 @@ class ToolServer {
       },
       config.stash ? stashOf(config.stash) : undefined,
     );
-    if (config.doorbell) this.#bell = doorbellOf(config.doorbell);
+    if (config.doorbell)
+      this.#bell = new DoorbellPark(
+        doorbellOf(config.doorbell),
+        () => this.#running.size === 0 && this.#held === 0 && !this.#closing,
+        (batch) => this.#receiveCalls(batch),
+      );
     this.#storeName = config.store?.name;
-    setNetworkPolicy(config.network, this.#asker(config));
+    this.#asks = new PageAsks(post);
+    setNetworkPolicy(config.network, this.#asks.asker(config.network));
     watchForDeath((reason) => {
       // What finished before the end still gets to the page; nothing more starts here.
       this.#closing = true;
@@ -196,36 +190,9 @@ class ToolServer {
     return work;
   }
 
-  /** How the network guard puts a URL to the page. Only built-ins taken before tool code ran. */
-  #asker(config: WorkerConfig): AskPage {
-    const asker: AskPage = {
-      async: (url, api) =>
-        construct(OriginalPromise, [
-          (resolve: (allow: boolean) => void) => {
-            const ask = ++this.#asks;
-            mapSetOf(this.#pendingAsks, ask, resolve);
-            this.#post({ t: 'net?', ask, url, api });
-          },
-        ]) as Promise<boolean>,
-    };
-    if (config.network.mode === 'ask' && config.network.answers) {
-      const answers = new Int32Array(config.network.answers);
-      asker.sync = (url, api) => {
-        atomicsStore(answers, 0, 0);
-        this.#post({ t: 'net?', ask: ++this.#asks, url, api, slot: 0 });
-        const outcome = atomicsWait(answers, 0, 0, 10_000);
-        const allowed = outcome !== 'timed-out' && atomicsLoad(answers, 0) === 1;
-        atomicsStore(answers, 0, 0);
-        return allowed;
-      };
-    }
-    return asker;
-  }
-
   /** One more message taken from the page. */
   took(): void {
-    this.#taken++;
-    if (this.#bell) Atomics.store(this.#bell.words, DOORBELL.received, this.#taken);
+    this.#bell?.took();
   }
 
   receive(message: PageToWorker): void {
@@ -239,8 +206,7 @@ class ToolServer {
           this.#running.get(id)?.abort(new DOMException('The call was cancelled', 'AbortError'));
         break;
       case 'net':
-        mapGetOf(this.#pendingAsks, message.ask)?.(message.allow === true);
-        mapDeleteOf(this.#pendingAsks, message.ask);
+        this.#asks.answer(message.ask, message.allow);
         break;
       case 'stop':
         // The page is about to stop this worker: start nothing more, and say exactly what began.
@@ -362,54 +328,11 @@ class ToolServer {
   #flush(): void {
     this.#flushScheduled = false;
     if (!this.#outbox.pending) return;
-    this.#parkSoon();
+    this.#bell?.parkSoon();
     this.#outbox.flush();
   }
 
   #post(message: WorkerToPage): void {
     this.#port.postMessage(message);
-  }
-
-  /** Once this task's microtasks have run: park, if nothing is running. */
-  #parkSoon(): void {
-    const busy = this.#running.size > 0 || this.#held > 0 || this.#closing;
-    if (!this.#bell || this.#parkScheduled || this.#parking || busy) return;
-    this.#parkScheduled = true;
-    queueMicrotask(() => {
-      this.#parkScheduled = false;
-      this.#park();
-    });
-  }
-
-  /**
-   * Idle, wait on the doorbell (blocked: no CPU) rather than in the event loop, for at most
-   * `DOORBELL.parkMs`: calls rung in are started at once, and the worker parks again. A timeout,
-   * or a message from the page (which moves the state to `wake`), sends it back to its event loop.
-   */
-  #park(): void {
-    const bell = this.#bell;
-    if (!bell) return;
-    const words = bell.words;
-    this.#parking = true;
-    try {
-      while (this.#running.size === 0 && this.#held === 0 && !this.#closing) {
-        Atomics.store(words, DOORBELL.state, DOORBELL.parked);
-        // Checked after saying so: a message posted from now on wakes us.
-        if (Atomics.load(words, DOORBELL.posted) === this.#taken)
-          Atomics.wait(words, DOORBELL.state, DOORBELL.parked, DOORBELL.parkMs);
-        const state = Atomics.compareExchange(words, DOORBELL.state, DOORBELL.parked, DOORBELL.idle);
-        if (state === DOORBELL.parked) return; // timed out, or a message is on its way
-        if (state !== DOORBELL.rung) {
-          Atomics.store(words, DOORBELL.state, DOORBELL.idle); // woken: a message is on its way
-          return;
-        }
-        // Rung: the page had no message outstanding, so these calls overtake nothing.
-        const batch = readCalls(bell);
-        Atomics.store(words, DOORBELL.state, DOORBELL.idle);
-        this.#receiveCalls(batch);
-      }
-    } finally {
-      this.#parking = false;
-    }
   }
 }
