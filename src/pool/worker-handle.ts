@@ -1,12 +1,11 @@
 import { type Remote, releaseProxy, wrap } from 'comlink';
 import { reviveError } from '../errors/serialize-error';
-import { findNonJSON } from '../json/json-value';
-import { type Doorbell, doorbellOf, newDoorbellMemory, writeCalls } from './doorbell';
+import { newDoorbellMemory } from './doorbell';
+import { DoorbellRing } from './doorbell-ring';
 import {
   CALL_STRIDE,
   type CallBatch,
   type CallRequest,
-  DOORBELL,
   type OutBatch,
   type PageToWorker,
   PROTOCOL_VERSION,
@@ -44,7 +43,8 @@ export class WorkerHandle {
   readonly #events: WorkerEvents;
   /** Which of the calls posted here it has started. */
   readonly #startedCalls: StartedCalls;
-  readonly #bell: Doorbell | undefined;
+  /** With shared memory: calls go to a parked worker through the doorbell. */
+  readonly #bell: DoorbellRing | undefined;
   /** Results the worker has not posted yet (shared memory). */
   readonly #stash: ResultStash | undefined;
   /** Calls sent (or about to be), by pool id, in send order. */
@@ -88,7 +88,7 @@ export class WorkerHandle {
     const started = shared ? new SharedArrayBuffer(4) : undefined;
     this.#startedCalls = new StartedCalls(started);
     const doorbell = shared ? newDoorbellMemory() : undefined;
-    if (doorbell) this.#bell = doorbellOf(doorbell);
+    if (doorbell) this.#bell = new DoorbellRing(doorbell);
     const stash = shared ? newStashMemory() : undefined;
     if (stash) this.#stash = stashOf(stash);
     // The hot path is the worker's own channel, the cheapest there is (a MessagePort round trip
@@ -340,7 +340,7 @@ export class WorkerHandle {
     this.#outbox = [];
     let rung = false;
     try {
-      rung = this.#ring(calls);
+      rung = this.#bell?.ring(calls, encodeCalls) ?? false;
     } catch {
       // Whatever went wrong, the calls still go, by message.
     }
@@ -373,35 +373,9 @@ export class WorkerHandle {
     this.onSent(sent, false);
   }
 
-  /**
-   * Hand calls to a parked worker through the doorbell. False when the worker is not parked, or
-   * the calls are not plain JSON (a Date, say, which only a message carries as it is) or too big:
-   * then they go by message.
-   */
-  #ring(calls: CallRequest[]): boolean {
-    const bell = this.#bell;
-    if (!bell || Atomics.load(bell.words, DOORBELL.state) !== DOORBELL.parked) return false;
-    // A message the worker has not taken yet must go first: these would overtake it.
-    if (Atomics.load(bell.words, DOORBELL.posted) !== Atomics.load(bell.words, DOORBELL.received)) return false;
-    for (const r of calls) {
-      if (findNonJSON(r.args) || (r.state !== undefined && findNonJSON(r.state))) return false;
-      if (r.context !== undefined && findNonJSON(r.context)) return false;
-    }
-    // Parked, the worker reads nothing: the buffer is ours until the state says rung.
-    if (!writeCalls(bell, encodeCalls(calls))) return false;
-    if (Atomics.compareExchange(bell.words, DOORBELL.state, DOORBELL.parked, DOORBELL.rung) !== DOORBELL.parked)
-      return false; // it stopped waiting meanwhile
-    Atomics.notify(bell.words, DOORBELL.state);
-    return true;
-  }
-
   /** After posting to the worker: count it, and wake the worker if it is parked (it would not see the message). */
   #posted(): void {
-    const bell = this.#bell;
-    if (!bell) return;
-    Atomics.add(bell.words, DOORBELL.posted, 1);
-    if (Atomics.compareExchange(bell.words, DOORBELL.state, DOORBELL.parked, DOORBELL.wake) === DOORBELL.parked)
-      Atomics.notify(bell.words, DOORBELL.state);
+    this.#bell?.posted();
   }
 
   /** The worker starts calls in the order it receives them: number them as they are posted. */
