@@ -1,20 +1,19 @@
 import { describeValue } from '../errors/moat-error';
 import { checkCount } from '../errors/option-checks';
-import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import { eventStream, followSignal } from '../invoker/event-stream';
 import { ToolInvoker } from '../invoker/tool-invoker';
 import type { ToolTurn } from '../invoker/tool-turn';
 import type { ToolEvent } from '../invoker/types';
-import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messages/types';
+import type { AIMessage, ToolCall, ToolMessage, Usage } from '../messages/types';
 import { checkSettings } from '../models/settings';
 import type { ChatModel, ModelSettings } from '../models/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Checkpointer } from '../store/checkpointer';
 import type { ThreadSummary } from '../store/thread-summary';
 import { batchesOf } from '../stream/part-batches';
-import { claimsOf, deniedMessage, failedMessage, interruptedMessage, verdictFor } from './approvals';
+import { deniedMessage, interruptedMessage, notFound, resumeDecided, verdictFor } from './approvals';
 import { checkStreamOptions, newThreadId, parseInput } from './input';
-import { Thread, threadMemory } from './thread';
+import { inCallOrder, Thread, threadMemory } from './thread';
 import type {
   AgentEvent,
   AgentInput,
@@ -199,7 +198,13 @@ export class Agent {
         thread.running = [];
       }
       if ('approvals' in parsed) {
-        await this.#resume(thread, parsed.approvals, options, signal, emit);
+        await resumeDecided(thread, parsed.approvals, {
+          checkpointer: this.#checkpointer,
+          invoker: this.#invoker,
+          context: options.context,
+          signal,
+          emit,
+        });
         if (thread.pending.length > 0) return finish('approval');
       } else {
         // A new message while calls wait: they are refused, so the thread stays well-formed.
@@ -327,77 +332,6 @@ export class Agent {
       outer.removeEventListener('abort', onAbort);
     }
   }
-
-  /** Run (or refuse) the calls a person decided on, saving before and after: none runs twice. */
-  async #resume(
-    thread: Thread,
-    approvals: Map<string, { approved: boolean; reason?: string }>,
-    options: AgentStreamOptions,
-    signal: AbortSignal,
-    emit: (event: AgentEvent) => void,
-  ): Promise<void> {
-    const claims = claimsOf(this.#checkpointer);
-    const key = (call: ToolCall) => `${thread.id}\u0000${call.id}`;
-    const decided = thread.pending.filter((c) => approvals.has(c.id) && !claims.has(key(c)));
-    if (decided.length === 0) {
-      const waiting = thread.pending.map((c) => c.id);
-      throw new TypeError(
-        `No call of thread '${thread.id}' waits for a decision under ${[...approvals.keys()].map((id) => `'${id}'`).join(', ')}: ${
-          waiting.length > 0
-            ? `waiting are ${waiting.map((id) => `'${id}'`).join(', ')}`
-            : 'none is waiting (already decided?)'
-        }`,
-      );
-    }
-    for (const call of decided) claims.add(key(call));
-    try {
-      const approved = decided.filter((c) => approvals.get(c.id)?.approved);
-      thread.pending = thread.pending.filter((c) => !decided.includes(c));
-      thread.running = approved;
-      await thread.save(this.#checkpointer);
-      const own: ToolMessage[] = [];
-      const turn = this.#invoker?.begin({
-        state: thread.state,
-        context: options.context,
-        signal,
-        onEvent: (event) => {
-          if (event.type !== 'done') emit(event);
-        },
-      });
-      for (const call of decided) {
-        const decision = approvals.get(call.id);
-        if (!decision?.approved) own.push(deniedMessage(call, decision?.reason, emit));
-        else if (turn) turn.add(call);
-        else own.push(notFound(call, emit));
-      }
-      const result = turn ? await turn.close() : { messages: [], state: thread.state };
-      const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
-      thread.messages = inCallOrder([...thread.messages, ...decided.map((c) => byId.get(c.id) as ToolMessage)]);
-      thread.state = result.state;
-      thread.running = [];
-      await thread.save(this.#checkpointer);
-    } finally {
-      for (const call of decided) claims.delete(key(call));
-    }
-  }
-}
-
-function notFound(call: ToolCall, emit: (event: AgentEvent) => void): ToolMessage {
-  return failedMessage(call, new ToolNotFoundError({ toolName: call.name, toolCallId: call.id, available: [] }), emit);
-}
-
-/**
- * The results after the last AI message, put in the order of its calls (a call that waited for
- * approval is answered later than its siblings, but the model reads them in call order).
- */
-function inCallOrder(messages: Message[]): Message[] {
-  const at = messages.findLastIndex((m) => m.role === 'assistant');
-  const ai = messages[at] as AIMessage | undefined;
-  const tail = messages.slice(at + 1);
-  if (!ai || !tail.every((m) => m.role === 'tool')) return messages;
-  const order = new Map([...ai.toolCalls, ...ai.invalidToolCalls].map((c, i) => [c.id, i]));
-  const rank = (m: Message) => order.get((m as ToolMessage).toolCallId) ?? order.size;
-  return [...messages.slice(0, at + 1), ...tail.sort((a, b) => rank(a) - rank(b))];
 }
 
 function stopReasonOf(ai: AIMessage): AgentStopReason {

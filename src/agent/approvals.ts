@@ -1,10 +1,13 @@
 import { describeValue } from '../errors/moat-error';
 import { ToolDeniedError } from '../errors/tool-denied-error';
+import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import { defaultErrorText } from '../invoker/error-policy';
+import type { ToolInvoker } from '../invoker/tool-invoker';
 import { isPlainObject } from '../json/json-value';
 import { toolMessage } from '../messages/constructors';
 import type { ToolCall, ToolMessage } from '../messages/types';
 import type { Checkpointer } from '../store/checkpointer';
+import { inCallOrder, type Thread } from './thread';
 import type { AgentEvent, AgentOptions, ApprovalContext } from './types';
 
 /** What happens to a call: it runs, waits for a person, or is refused with a reason. */
@@ -53,6 +56,11 @@ export function failedMessage(call: ToolCall, error: Error, emit: (event: AgentE
   return message;
 }
 
+/** A call no tool answers to (an agent without tools), as the error the model reads. */
+export function notFound(call: ToolCall, emit: (event: AgentEvent) => void): ToolMessage {
+  return failedMessage(call, new ToolNotFoundError({ toolName: call.name, toolCallId: call.id, available: [] }), emit);
+}
+
 /** The message for an approved call that was running when the page went away: it is not run again. */
 export function interruptedMessage(call: ToolCall): ToolMessage {
   return toolMessage({
@@ -76,4 +84,65 @@ export function claimsOf(checkpointer: Checkpointer): Set<string> {
   const set = new Set<string>();
   claims.set(checkpointer, set);
   return set;
+}
+
+/** What resuming decided calls needs of the agent. */
+export interface ResumeHost {
+  checkpointer: Checkpointer;
+  invoker: ToolInvoker | undefined;
+  context: unknown;
+  signal: AbortSignal;
+  emit: (event: AgentEvent) => void;
+}
+
+/** Run (or refuse) the calls a person decided on, saving before and after: none runs twice. */
+export async function resumeDecided(
+  thread: Thread,
+  approvals: Map<string, { approved: boolean; reason?: string }>,
+  host: ResumeHost,
+): Promise<void> {
+  const { checkpointer, invoker, emit } = host;
+  const claims = claimsOf(checkpointer);
+  const key = (call: ToolCall) => `${thread.id}\u0000${call.id}`;
+  const decided = thread.pending.filter((c) => approvals.has(c.id) && !claims.has(key(c)));
+  if (decided.length === 0) {
+    const waiting = thread.pending.map((c) => c.id);
+    throw new TypeError(
+      `No call of thread '${thread.id}' waits for a decision under ${[...approvals.keys()].map((id) => `'${id}'`).join(', ')}: ${
+        waiting.length > 0
+          ? `waiting are ${waiting.map((id) => `'${id}'`).join(', ')}`
+          : 'none is waiting (already decided?)'
+      }`,
+    );
+  }
+  for (const call of decided) claims.add(key(call));
+  try {
+    const approved = decided.filter((c) => approvals.get(c.id)?.approved);
+    thread.pending = thread.pending.filter((c) => !decided.includes(c));
+    thread.running = approved;
+    await thread.save(checkpointer);
+    const own: ToolMessage[] = [];
+    const turn = invoker?.begin({
+      state: thread.state,
+      context: host.context,
+      signal: host.signal,
+      onEvent: (event) => {
+        if (event.type !== 'done') emit(event);
+      },
+    });
+    for (const call of decided) {
+      const decision = approvals.get(call.id);
+      if (!decision?.approved) own.push(deniedMessage(call, decision?.reason, emit));
+      else if (turn) turn.add(call);
+      else own.push(notFound(call, emit));
+    }
+    const result = turn ? await turn.close() : { messages: [], state: thread.state };
+    const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
+    thread.messages = inCallOrder([...thread.messages, ...decided.map((c) => byId.get(c.id) as ToolMessage)]);
+    thread.state = result.state;
+    thread.running = [];
+    await thread.save(checkpointer);
+  } finally {
+    for (const call of decided) claims.delete(key(call));
+  }
 }

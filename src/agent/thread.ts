@@ -1,6 +1,6 @@
 import { CheckpointError } from '../errors/checkpoint-error';
 import { isPlainObject, type JSONValue } from '../json/json-value';
-import type { Message, ToolCall } from '../messages/types';
+import type { AIMessage, Message, ToolCall, ToolMessage } from '../messages/types';
 import type { Checkpoint, Checkpointer } from '../store/checkpointer';
 import { byRecency } from '../store/thread-summary';
 
@@ -112,4 +112,18 @@ function callsIn(value: unknown, threadId: string): ToolCall[] {
   )
     throw new CheckpointError({ threadId, reason: 'its agent metadata lists calls that are not { id, name, args }' });
   return value as ToolCall[];
+}
+
+/**
+ * The results after the last AI message, put in the order of its calls (a call that waited for
+ * approval is answered later than its siblings, but the model reads them in call order).
+ */
+export function inCallOrder(messages: Message[]): Message[] {
+  const at = messages.findLastIndex((m) => m.role === 'assistant');
+  const ai = messages[at] as AIMessage | undefined;
+  const tail = messages.slice(at + 1);
+  if (!ai || !tail.every((m) => m.role === 'tool')) return messages;
+  const order = new Map([...ai.toolCalls, ...ai.invalidToolCalls].map((c, i) => [c.id, i]));
+  const rank = (m: Message) => order.get((m as ToolMessage).toolCallId) ?? order.size;
+  return [...messages.slice(0, at + 1), ...tail.sort((a, b) => rank(a) - rank(b))];
 }
