@@ -1,10 +1,18 @@
 import type { Culprit } from '../errors/worker-crashed-error';
 import { DeadlineHeap } from './deadline-heap';
 
+/** Below this many deadlines held, those of settled calls are not swept out. */
+const SWEEP_MIN = 1024;
+
 /** What the clock tells its pool; the pool decides what it means (a worker stopped, say). */
-export interface ClockHandlers<Call, Worker> {
-  /** `call`'s attempt `attempt` reached its deadline (it may have settled since: check). */
-  timedOut(call: Call, attempt: number): void;
+export interface ClockHandlers<Worker> {
+  /**
+   * The deadline a call runs under now, or undefined when none (it settled, or waits to be sent
+   * again): a deadline the clock holds that is no longer this is forgotten.
+   */
+  deadlineOf(id: number): number | undefined;
+  /** Call `id` ran out of time. */
+  timedOut(id: number): void;
   /** A cancelled call kept running past the grace period: its worker must go. */
   ignoredAbort(worker: Worker, culprit: Culprit): void;
 }
@@ -14,24 +22,43 @@ export interface ClockHandlers<Call, Worker> {
  * posted to its worker), and the grace a cancelled call gets to stop before its worker is stopped
  * for it. The pool says what is due and what happens then.
  */
-export class CallClock<Call, Worker> {
-  readonly #deadlines = new DeadlineHeap<{ call: Call; attempt: number }>();
+export class CallClock<Worker> {
+  /**
+   * Call ids by deadline. Only numbers: a call that settles is not kept alive by its deadline
+   * (its arguments, state, callbacks), and deadlines of settled calls are swept out once they
+   * are half of what the heap holds.
+   */
+  readonly #deadlines = new DeadlineHeap<number>();
+  #sweepAt = SWEEP_MIN;
   /** Cancelled calls a worker may still be running, by pool call id. */
   readonly #abandoned = new Map<number, { worker: Worker; deadline: number; culprit: Culprit }>();
   readonly #graceMs: number;
-  readonly #on: ClockHandlers<Call, Worker>;
+  readonly #on: ClockHandlers<Worker>;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
 
-  constructor(graceMs: number, on: ClockHandlers<Call, Worker>) {
+  constructor(graceMs: number, on: ClockHandlers<Worker>) {
     this.#graceMs = graceMs;
     this.#on = on;
   }
 
-  /** `call`'s attempt `attempt` must be over by `deadline` (a `performance.now()` time). */
-  due(call: Call, attempt: number, deadline: number): void {
-    this.#deadlines.push(deadline, { call, attempt });
+  /**
+   * Call `id` must be over by `deadline` (a `performance.now()` time, which `deadlineOf` gives
+   * back while it holds).
+   */
+  due(id: number, deadline: number): void {
+    const heap = this.#deadlines;
+    if (heap.size >= this.#sweepAt) {
+      heap.keep((entry, at) => this.#on.deadlineOf(entry) === at);
+      this.#sweepAt = Math.max(SWEEP_MIN, 2 * heap.size);
+    }
+    heap.push(deadline, id);
     this.#schedule(deadline);
+  }
+
+  /** How many deadlines the clock holds, some perhaps of calls settled since. */
+  get held(): number {
+    return this.#deadlines.size;
   }
 
   /** A cancelled call still running on `worker`: it has the grace period to stop. */
@@ -66,7 +93,8 @@ export class CallClock<Call, Worker> {
   #tick(): void {
     this.#timerAt = Number.POSITIVE_INFINITY;
     const now = performance.now();
-    for (const { call, attempt } of this.#deadlines.expired(now)) this.#on.timedOut(call, attempt);
+    for (const [id, deadline] of this.#deadlines.expired(now))
+      if (this.#on.deadlineOf(id) === deadline) this.#on.timedOut(id);
     let nextGrace = Number.POSITIVE_INFINITY;
     for (const [id, entry] of this.#abandoned) {
       if (entry.deadline <= now) {

@@ -8,6 +8,7 @@ import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
 import { AbortListeners } from './abort-listeners';
+import { CallClock } from './call-clock';
 import { DeadlineHeap } from './deadline-heap';
 import { OUT_DELTA, OUT_ERROR, OUT_JSON, OUT_RESULT, OUT_TEXT, STASH, STOP_BIT } from './protocol';
 import { clearStash, newStashMemory, readStash, stashOf, stashResult } from './result-stash';
@@ -122,12 +123,76 @@ describe('DeadlineHeap', () => {
           .map((d, i) => [d, i] as const)
           .filter(([d]) => d <= now)
           .sort((a, b) => a[0] - b[0]);
-        expect(expired.map((i) => deadlines[i])).toEqual(expected.map(([d]) => d));
+        expect(expired.map(([i]) => deadlines[i])).toEqual(expected.map(([d]) => d));
+        expect(expired.every(([i, d]) => deadlines[i] === d)).toBe(true);
         expect(heap.size).toBe(deadlines.length - expired.length);
         const rest = deadlines.filter((d) => d > now);
         expect(heap.peek()).toBe(rest.length ? Math.min(...rest) : undefined);
       }),
     );
+  });
+
+  it('keeps only the entries wanted, still a heap', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 1000 })), fc.integer({ min: 2, max: 5 }), (deadlines, mod) => {
+        const heap = new DeadlineHeap<number>();
+        for (const [i, d] of deadlines.entries()) heap.push(d, i);
+        heap.keep((i, d) => i % mod !== 0 && deadlines[i] === d);
+        const kept = deadlines.map((d, i) => [d, i] as const).filter(([, i]) => i % mod !== 0);
+        expect(heap.size).toBe(kept.length);
+        const all = heap.expired(Number.POSITIVE_INFINITY);
+        expect(all.map(([, d]) => d)).toEqual(kept.map(([d]) => d).sort((a, b) => a - b));
+        expect(all.every(([i]) => i % mod !== 0)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('CallClock', () => {
+  const clockOf = (current: Map<number, number>, timedOut: number[]) =>
+    new CallClock<object>(100, {
+      deadlineOf: (id) => current.get(id),
+      timedOut: (id) => timedOut.push(id),
+      ignoredAbort: () => {},
+    });
+
+  it('times out the calls whose current deadline passed, not those settled or sent again since', async () => {
+    const current = new Map<number, number>();
+    const timedOut: number[] = [];
+    const clock = clockOf(current, timedOut);
+    const now = performance.now();
+    for (const id of [1, 2, 3]) {
+      current.set(id, now + 5);
+      clock.due(id, now + 5);
+    }
+    current.delete(2); // settled
+    current.set(3, now + 60_000); // sent again: a new deadline
+    clock.due(3, now + 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(timedOut).toEqual([1]);
+    clock.stop();
+  });
+
+  it('holds deadlines as numbers, and sweeps out those of settled calls as it goes', () => {
+    const current = new Map<number, number>();
+    const clock = clockOf(current, []);
+    const now = performance.now();
+    let most = 0;
+    // A long run of calls, each settled before the next is due: what the clock holds stays bounded.
+    for (let id = 1; id <= 20_000; id++) {
+      current.delete(id - 1);
+      current.set(id, now + 60_000);
+      clock.due(id, now + 60_000);
+      most = Math.max(most, clock.held);
+    }
+    expect(most).toBeLessThanOrEqual(1024);
+    // Calls that stay live are all kept.
+    for (let id = 20_001; id <= 25_000; id++) {
+      current.set(id, now + 60_000);
+      clock.due(id, now + 60_000);
+    }
+    expect(clock.held).toBeGreaterThanOrEqual(5_001);
+    clock.stop();
   });
 });
 

@@ -50,8 +50,11 @@ interface PendingCall extends HeldCall {
   reject(error: Error): void;
   settled: boolean;
   worker: WorkerHandle | undefined;
-  /** Which dispatch of the call a deadline belongs to (a re-sent call gets a new one). */
-  attempt: number;
+  /**
+   * The deadline of the call's current dispatch once it is posted (a re-sent call gets a new
+   * one); `NO_DEADLINE` until then. Always a number: the field stays a plain double.
+   */
+  deadline: number;
 }
 
 export type { CallOptions, CallOutcome, NetworkPolicy, PoolStats, WorkerPoolOptions } from './pool-options';
@@ -67,6 +70,9 @@ const STOP_WAIT_MS = 50;
  * a sibling's endless loop keeps from being posted arrives within this, not at the loop's timeout.
  */
 const PEEK_MS = 25;
+
+/** A call's deadline before it is posted (no `performance.now()` time is negative). */
+const NO_DEADLINE = -1;
 
 /** Why a worker is being stopped: the call at fault (settled with `error`), when there is one. */
 interface Fault {
@@ -115,7 +121,7 @@ export class WorkerPool {
   /** One abort listener per signal the calls carry (a turn's calls share one). */
   readonly #aborts = new AbortListeners<PendingCall>((call, reason) => this.#abort(call, reason));
   /** Time limits: each call's deadline, and the grace a cancelled call gets to stop. */
-  readonly #clock: CallClock<PendingCall, WorkerHandle>;
+  readonly #clock: CallClock<WorkerHandle>;
   readonly #stashWatch = new StashWatch(
     PEEK_MS,
     () => [...this.#workers, ...this.#isolated],
@@ -123,12 +129,8 @@ export class WorkerPool {
   );
   #nextCallId = 1;
   #nextWorkerId = 1;
-  #restarted = 0;
-  #rung = 0;
-  #rerun = 0;
-  #recovered = 0;
-  #salvaged = 0;
-  #quarantined = 0;
+  /** What happened, for `stats`. */
+  readonly #counts = { restarted: 0, rung: 0, rerun: 0, recovered: 0, salvaged: 0, quarantined: 0 };
   #closed = false;
   #pumping = false;
   /** The tools' descriptors, asked of an idle worker (a new one if none runs). */
@@ -148,7 +150,8 @@ export class WorkerPool {
     this.#maxQueue = o.maxQueue;
     this.#concurrency = o.concurrency;
     this.#clock = new CallClock(o.abortGraceMs, {
-      timedOut: (call, attempt) => this.#timedOut(call, attempt),
+      deadlineOf: (id) => this.#calls.get(id)?.deadline,
+      timedOut: (id) => this.#timedOut(this.#calls.get(id) as PendingCall),
       ignoredAbort: (worker, culprit) =>
         this.#retire(
           worker,
@@ -172,12 +175,7 @@ export class WorkerPool {
       busy: live.filter((w) => w.load > 0).length,
       queued: this.#queue.size,
       running: live.reduce((n, w) => n + w.load, 0),
-      restarted: this.#restarted,
-      rung: this.#rung,
-      rerun: this.#rerun,
-      recovered: this.#recovered,
-      salvaged: this.#salvaged,
-      quarantined: this.#quarantined,
+      ...this.#counts,
     };
   }
 
@@ -232,7 +230,7 @@ export class WorkerPool {
         reject,
         settled: false,
         worker: undefined,
-        attempt: 0,
+        deadline: NO_DEADLINE,
         kills: 0,
       };
       this.#calls.set(call.id, call);
@@ -327,7 +325,7 @@ export class WorkerPool {
       }
       if (!worker) return;
       waiting.shift();
-      this.#quarantined++;
+      this.#counts.quarantined++;
       this.#dispatch(call, worker);
     }
   }
@@ -352,7 +350,7 @@ export class WorkerPool {
   #dispatch(call: PendingCall, worker: WorkerHandle): void {
     this.#stashWatch.watch(worker);
     call.worker = worker;
-    call.attempt++;
+    call.deadline = NO_DEADLINE; // a deadline of an earlier dispatch no longer holds
     const tc = call.toolCall;
     const request: CallRequest = { id: call.id, toolCallId: tc.id, name: tc.name, args: tc.args };
     const o = call.options;
@@ -381,7 +379,7 @@ export class WorkerPool {
       throw failure;
     }
     handle.onSent = (requests, rung) => {
-      if (rung) this.#rung += requests.length;
+      if (rung) this.#counts.rung += requests.length;
       this.#started(requests, handle);
     };
     handle.onUnsendable = (request, error) => {
@@ -466,7 +464,7 @@ export class WorkerPool {
   #salvage(handle: WorkerHandle, found: OutBatch, pump: boolean): void {
     const before = handle.calls.size;
     this.#receiveOut(handle, found, pump);
-    this.#salvaged += before - handle.calls.size;
+    this.#counts.salvaged += before - handle.calls.size;
   }
 
   /**
@@ -485,7 +483,7 @@ export class WorkerPool {
     this.#clock.forget(handle);
     if (fault.call && fault.error) this.#settle(fault.call, fault.error);
     if (fault.culprit) this.#quarantine.add(fault.culprit.toolName);
-    if (connected) this.#restarted++;
+    if (connected) this.#counts.restarted++;
     // Its replacement starts now, while the calls it held are accounted for.
     if (connected && !this.#closed) {
       try {
@@ -527,8 +525,8 @@ export class WorkerPool {
       culprit: fault.culprit,
       reason,
     });
-    this.#recovered += verdict.recovered;
-    this.#rerun += verdict.rerun.length;
+    this.#counts.recovered += verdict.recovered;
+    this.#counts.rerun += verdict.rerun.length;
     for (const name of verdict.suspects) this.#quarantine.add(name);
     for (const [call, error] of verdict.failed) this.#settle(call, error);
     for (const call of verdict.rerun) {
@@ -594,13 +592,16 @@ export class WorkerPool {
       // A tool's own limit replaces the pool's; a limit given for the call wins over both.
       const declared = call.options.timeoutMs === undefined ? call.worker?.timeouts.get(call.toolCall.name) : undefined;
       if (declared !== undefined) call.timeoutMs = declared;
-      if (Number.isFinite(call.timeoutMs)) this.#clock.due(call, call.attempt, now + call.timeoutMs);
+      if (Number.isFinite(call.timeoutMs)) {
+        call.deadline = now + call.timeoutMs;
+        this.#clock.due(call.id, call.deadline);
+      }
     }
   }
 
   /** A call's time ran out (unless it settled, or runs again, since): its worker is stopped. */
-  #timedOut(call: PendingCall, attempt: number): void {
-    if (call.settled || call.attempt !== attempt || !call.worker) return;
+  #timedOut(call: PendingCall): void {
+    if (call.settled || !call.worker) return;
     const { id: toolCallId, name: toolName } = call.toolCall;
     const error = new ToolTimeoutError({ toolName, toolCallId, timeoutMs: call.timeoutMs });
     // Its worker is already being stopped (for another call), and asked what it started: a
