@@ -433,13 +433,7 @@ export class WorkerPool {
         continue;
       }
       if (kind === OUT_DELTA) {
-        try {
-          call.options.onDelta?.(payload, call.toolCall.id);
-        } catch (error) {
-          queueMicrotask(() => {
-            throw error;
-          });
-        }
+        if (call.options.onDelta) notify(call.options.onDelta, payload, call.toolCall.id);
         continue;
       }
       handle.calls.delete(id);
@@ -529,15 +523,8 @@ export class WorkerPool {
     this.#counts.rerun += verdict.rerun.length;
     for (const name of verdict.suspects) this.#quarantine.add(name);
     for (const [call, error] of verdict.failed) this.#settle(call, error);
-    for (const call of verdict.rerun) {
-      try {
-        call.options.onRerun?.({ toolCallId: call.toolCall.id, reason });
-      } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    for (const call of verdict.rerun)
+      if (call.options.onRerun) notify(call.options.onRerun, { toolCallId: call.toolCall.id, reason });
     const retry = verdict.retry;
     if (!connected && this.#workers.length === 0) this.#catalog.forget();
 
@@ -624,5 +611,19 @@ export class WorkerPool {
     if (call.options.signal) this.#aborts.remove(call.options.signal, call);
     if (error) call.reject(rawReason !== undefined ? (rawReason as Error) : error);
     else call.resolve(result as ToolResult);
+  }
+}
+
+/**
+ * Call a caller's callback. What it throws is reported as uncaught, a microtask later, rather
+ * than let loose in the pool's bookkeeping (the call it concerns goes on).
+ */
+function notify<A extends unknown[]>(callback: (...args: A) => void, ...args: A): void {
+  try {
+    callback(...args);
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error;
+    });
   }
 }
