@@ -16,6 +16,7 @@ import {
 } from './protocol';
 import { newStashMemory, peekStash, type ResultStash, readStash, stashOf } from './result-stash';
 import { StartedCalls } from './started-calls';
+import { afterQueuedMessages, idlePeriod } from './worker-waits';
 
 /** A call as one worker holds it: the pool's record plus its place in the worker's order. */
 export interface Dispatched {
@@ -153,30 +154,23 @@ export class WorkerHandle {
     // for ready first). A worker that fails to start rejects it through #gone.
     const answer = this.#remote.describe(); // posts one message on the control port
     this.#posted();
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cancel = () => {};
     const late = new Promise<never>((_, reject) => {
-      // A worker busy with calls answers when they let it (their own time limits bound that):
-      // it is taken for stuck only after a whole period that starts and ends with it idle.
-      let busy = false;
-      const arm = () => {
-        timer = setTimeout(() => {
-          if (this.calls.size > 0 || busy) {
-            busy = this.calls.size > 0;
-            arm();
-            return;
-          }
+      cancel = idlePeriod(
+        this.#startTimeoutMs,
+        () => this.calls.size > 0,
+        () => {
           const reason = `no answer to describe() within ${this.#startTimeoutMs} ms`;
           this.#fail(reason);
           reject(new Error(reason));
-        }, this.#startTimeoutMs);
-      };
-      arm();
+        },
+      );
     });
     let outcome: Awaited<typeof answer>;
     try {
       outcome = await Promise.race([answer, this.#gone, late]);
     } finally {
-      clearTimeout(timer);
+      cancel();
     }
     if ('error' in outcome) throw reviveError(outcome.error);
     return outcome.descriptors;
@@ -246,14 +240,10 @@ export class WorkerHandle {
         return;
       }
       timer = setTimeout(() => {
-        // A timer may run before messages that wait in the page's queue (a busy page): a message
-        // of the page's own, queued now, is read after everything the worker posted before.
-        const channel = new MessageChannel();
-        channel.port2.onmessage = () => {
-          channel.port2.close();
+        // What the worker posted before the wait ended is read first.
+        afterQueuedMessages(() => {
           if (!answered) resolve(undefined);
-        };
-        channel.port1.postMessage(null);
+        });
       }, waitMs);
       this.post({ t: 'stop' });
     });
