@@ -7,8 +7,8 @@ const SWEEP_MIN = 1024;
 /** What the clock tells its pool; the pool decides what it means (a worker stopped, say). */
 export interface ClockHandlers<Worker> {
   /**
-   * The deadline a call runs under now, or undefined when none (it settled, or waits to be sent
-   * again): a deadline the clock holds that is no longer this is forgotten.
+   * The deadline call `id` runs under now. A deadline the clock holds that is no longer this (the
+   * call settled, or waits to be sent again) is forgotten.
    */
   deadlineOf(id: number): number | undefined;
   /** Call `id` ran out of time. */

@@ -350,7 +350,6 @@ export class WorkerPool {
   #dispatch(call: PendingCall, worker: WorkerHandle): void {
     this.#stashWatch.watch(worker);
     call.worker = worker;
-    call.deadline = NO_DEADLINE; // a deadline of an earlier dispatch no longer holds
     const tc = call.toolCall;
     const request: CallRequest = { id: call.id, toolCallId: tc.id, name: tc.name, args: tc.args };
     const o = call.options;
@@ -529,7 +528,11 @@ export class WorkerPool {
     if (!connected && this.#workers.length === 0) this.#catalog.forget();
 
     // Calls that never ran (or run again) go first, in their original order.
-    for (const call of retry) call.worker = undefined;
+    // A deadline of the dispatch that ended no longer holds.
+    for (const call of retry) {
+      call.worker = undefined;
+      call.deadline = NO_DEADLINE;
+    }
     this.#queue.pushFront(retry);
     if (this.#closed) return;
     if (!connected) {
