@@ -1,7 +1,7 @@
 import { describeValue } from '../errors/moat-error';
 import { ToolDeniedError } from '../errors/tool-denied-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
-import { defaultErrorText } from '../invoker/error-policy';
+import { errorMessage } from '../invoker/error-policy';
 import type { ToolInvoker } from '../invoker/tool-invoker';
 import { isPlainObject } from '../json/json-value';
 import { toolMessage } from '../messages/constructors';
@@ -46,12 +46,7 @@ export function deniedMessage(
 
 /** A call that did not run, as the error result the model reads, with its `tool-error` event. */
 export function failedMessage(call: ToolCall, error: Error, emit: (event: AgentEvent) => void): ToolMessage {
-  const message = toolMessage({
-    toolCallId: call.id,
-    name: call.name,
-    content: defaultErrorText(error),
-    status: 'error',
-  });
+  const message = errorMessage(call.id, call.name, error);
   emit({ type: 'tool-error', toolCallId: call.id, error, message });
   return message;
 }

@@ -34,6 +34,11 @@ export function errorText(policy: OnError, error: Error, call: ToolCall): string
   return policy.some((cls) => matches(cls, error)) ? defaultErrorText(error) : undefined;
 }
 
+/** A call that failed or did not run, as the error result the model reads (`defaultErrorText`). */
+export function errorMessage(toolCallId: string, name: string, error: Error): ToolMessage {
+  return toolMessage({ toolCallId, name, content: defaultErrorText(error), status: 'error' });
+}
+
 /**
  * A call the model wrote but that could not be read (broken argument JSON), as the error the
  * model is sent back so that it can correct itself next step, and that message.
@@ -45,13 +50,7 @@ export function invalidCallMessage(bad: InvalidToolCall): { error: ToolInputVali
     issues: [{ path: ['args'], message: bad.error }],
     message: `The call could not be read: ${bad.error}`,
   });
-  const message = toolMessage({
-    toolCallId: bad.id,
-    name: bad.name ?? '',
-    content: defaultErrorText(error),
-    status: 'error',
-  });
-  return { error, message };
+  return { error, message: errorMessage(bad.id, bad.name ?? '', error) };
 }
 
 /** The policy as JSON; a TypeError for a function, which is code. */
