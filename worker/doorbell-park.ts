@@ -3,7 +3,7 @@
  * taken from the page, and when idle it parks: it waits on the state word (blocked, no CPU) for
  * at most `DOORBELL.parkMs` rather than in its event loop, so that calls rung in start at once.
  */
-import { type Doorbell, readCalls } from '../src/pool/doorbell';
+import { type Doorbell, doorbellOf, readCalls } from '../src/pool/doorbell';
 import { type CallBatch, DOORBELL } from '../src/pool/protocol';
 
 export class DoorbellPark {
@@ -16,8 +16,9 @@ export class DoorbellPark {
   #scheduled = false;
   #parking = false;
 
-  constructor(bell: Doorbell, idle: () => boolean, receive: (batch: CallBatch) => void) {
-    this.#bell = bell;
+  /** `idle` says the worker may park; `receive` takes the calls rung in. */
+  constructor(memory: SharedArrayBuffer, idle: () => boolean, receive: (batch: CallBatch) => void) {
+    this.#bell = doorbellOf(memory);
     this.#idle = idle;
     this.#receive = receive;
   }

@@ -3,7 +3,6 @@ import { expose } from 'comlink';
 import { describeValue } from '../src/errors/moat-error';
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
-import { doorbellOf } from '../src/pool/doorbell';
 import {
   CALL_STRIDE,
   type CallBatch,
@@ -163,7 +162,7 @@ class ToolServer {
     );
     if (config.doorbell)
       this.#bell = new DoorbellPark(
-        doorbellOf(config.doorbell),
+        config.doorbell,
         () => this.#running.size === 0 && this.#held === 0 && !this.#closing,
         (batch) => this.#receiveCalls(batch),
       );
