@@ -92,6 +92,36 @@ function callRtt(unshared: boolean): BenchCase {
   };
 }
 
+/**
+ * The same call as call-rtt-unshared with no pool: the page posts the pool's CallBatch straight to
+ * a worker that does only what the protocol requires (zod check, JSON result, started count).
+ * Between the raw anchor and call-rtt-unshared, it says what the wire costs and what our code does.
+ */
+const protocolFloorRtt: BenchCase = {
+  name: 'pool/protocol-floor-rtt',
+  unit: 'ms',
+  anchor: 'anchor/postmessage-rtt',
+  note: `the pool's messages without the pool: a CallBatch of one call posted to a worker that checks the arguments with the same zod/mini schema and answers with the OutBatch (result and started count), mean of ${ROUND_TRIPS} sequential calls. No target: the floor under pool/call-rtt-unshared`,
+  async setup() {
+    const worker = new Worker(new URL('../workers/protocol-floor.worker.ts', import.meta.url), { type: 'module' });
+    await new Promise((resolve) => {
+      worker.onmessage = resolve;
+    });
+    const roundTrip = (i: number) =>
+      new Promise((resolve) => {
+        worker.onmessage = resolve;
+        worker.postMessage([i, `r${i}`, 'noop', { i }, 0]);
+      });
+    return {
+      sample: async () =>
+        (await time(async () => {
+          for (let i = 0; i < ROUND_TRIPS; i++) await roundTrip(i);
+        })) / ROUND_TRIPS,
+      teardown: () => worker.terminate(),
+    };
+  },
+};
+
 /** The issue's storm, 1,000 calls: 507 noop, 177 5-ms sleeps, 160 throws, 156 endless loops (stopped after 30 ms). */
 const STORM: [string, number][] = [
   ['noop', 507],
@@ -146,6 +176,7 @@ function storm(kind: 'calm' | 'storm', unshared: boolean): BenchCase {
 export const poolCases: BenchCase[] = [
   callRtt(false),
   callRtt(true),
+  protocolFloorRtt,
   throughput(1),
   throughput(2),
   throughput(4),
