@@ -8,9 +8,9 @@ import type { Culprit } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
 import type { ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
-import { AbortListeners } from './abort-listeners';
 import { checkCallOptions, checkToolCall, startFailure, unsendable } from './call-checks';
 import { CallClock } from './call-clock';
+import { CallLedger, NO_DEADLINE, type PendingCall } from './call-ledger';
 import { Fifo } from './fifo';
 import { answerNetwork, networkWire } from './network-answers';
 import {
@@ -36,26 +36,10 @@ import {
 } from './protocol';
 import { Quarantine } from './quarantine';
 import { StashWatch } from './stash-watch';
-import { type HeldCall, judgeStoppedCalls } from './stopped-calls';
+import { judgeStoppedCalls } from './stopped-calls';
 import { ToolCatalog } from './tool-catalog';
 import type { ToolResult } from './tool-result';
 import { WorkerHandle } from './worker-handle';
-
-interface PendingCall extends HeldCall {
-  id: number;
-  toolCall: ToolCall;
-  options: CallOptions;
-  timeoutMs: number;
-  resolve(result: ToolResult): void;
-  reject(error: Error): void;
-  settled: boolean;
-  worker: WorkerHandle | undefined;
-  /**
-   * The deadline of the call's current dispatch once it is posted (a re-sent call gets a new
-   * one); `NO_DEADLINE` until then. Always a number: the field stays a plain double.
-   */
-  deadline: number;
-}
 
 export type { CallOptions, CallOutcome, NetworkPolicy, PoolStats, WorkerPoolOptions } from './pool-options';
 
@@ -70,9 +54,6 @@ const STOP_WAIT_MS = 50;
  * a sibling's endless loop keeps from being posted arrives within this, not at the loop's timeout.
  */
 const PEEK_MS = 25;
-
-/** A call's deadline before it is posted (no `performance.now()` time is negative). */
-const NO_DEADLINE = -1;
 
 /** Why a worker is being stopped: the call at fault (settled with `error`), when there is one. */
 interface Fault {
@@ -117,9 +98,8 @@ export class WorkerPool {
   readonly #quarantineQueue = new Fifo<PendingCall>();
   readonly #quarantine: Quarantine;
   readonly #quarantineWorkers: number;
-  readonly #calls = new Map<number, PendingCall>();
-  /** One abort listener per signal the calls carry (a turn's calls share one). */
-  readonly #aborts = new AbortListeners<PendingCall>((call, reason) => this.#abort(call, reason));
+  /** The calls taken and not settled; each settles there, once. */
+  readonly #calls = new CallLedger((call, reason) => this.#abort(call, reason));
   /** Time limits: each call's deadline, and the grace a cancelled call gets to stop. */
   readonly #clock: CallClock<WorkerHandle>;
   readonly #stashWatch = new StashWatch(
@@ -127,7 +107,6 @@ export class WorkerPool {
     () => [...this.#workers, ...this.#isolated],
     (worker, found) => this.#salvage(worker, found, true),
   );
-  #nextCallId = 1;
   #nextWorkerId = 1;
   /** What happened, for `stats`. */
   readonly #counts = { restarted: 0, rung: 0, rerun: 0, recovered: 0, salvaged: 0, quarantined: 0 };
@@ -221,21 +200,7 @@ export class WorkerPool {
       if (this.#queue.size >= this.#maxQueue) return reject(new PoolQueueFullError({ maxQueue: this.#maxQueue }));
       const timeoutMs =
         options.timeoutMs === undefined ? this.#timeoutMs : checkDuration('timeoutMs', options.timeoutMs);
-      const call: PendingCall = {
-        id: this.#nextCallId++,
-        toolCall,
-        options,
-        timeoutMs,
-        resolve,
-        reject,
-        settled: false,
-        worker: undefined,
-        deadline: NO_DEADLINE,
-        kills: 0,
-      };
-      this.#calls.set(call.id, call);
-      if (options.signal) this.#aborts.add(options.signal, call);
-      this.#queue.push(call);
+      this.#queue.push(this.#calls.open(toolCall, options, timeoutMs, resolve, reject));
       this.#pump();
     });
   }
@@ -266,7 +231,7 @@ export class WorkerPool {
     this.#closed = true;
     this.#clock.stop();
     this.#stashWatch.stop();
-    for (const call of [...this.#calls.values()]) this.#settle(call, new PoolClosedError());
+    for (const call of this.#calls.all()) this.#calls.settle(call, new PoolClosedError());
     for (const worker of [...this.#workers, ...this.#isolated]) worker.terminate('the pool was closed');
     this.#workers.length = 0;
     this.#isolated.length = 0;
@@ -383,7 +348,7 @@ export class WorkerPool {
     };
     handle.onUnsendable = (request, error) => {
       const call = this.#calls.get(request.id);
-      if (call) this.#settle(call, unsendable(call, error));
+      if (call) this.#calls.settle(call, unsendable(call, error));
       this.#pump();
     };
     (isolated ? this.#isolated : this.#workers).push(handle);
@@ -437,11 +402,11 @@ export class WorkerPool {
       }
       handle.calls.delete(id);
       if (kind === OUT_ERROR) {
-        this.#settle(call, reviveError(payload as SerializedError));
+        this.#calls.settle(call, reviveError(payload as SerializedError));
         continue;
       }
       const { id: toolCallId, name } = call.toolCall;
-      this.#settle(
+      this.#calls.settle(
         call,
         undefined,
         kind === OUT_RESULT
@@ -474,7 +439,7 @@ export class WorkerPool {
       if (index >= 0) list.splice(index, 1);
     }
     this.#clock.forget(handle);
-    if (fault.call && fault.error) this.#settle(fault.call, fault.error);
+    if (fault.call && fault.error) this.#calls.settle(fault.call, fault.error);
     if (fault.culprit) this.#quarantine.add(fault.culprit.toolName);
     if (connected) this.#counts.restarted++;
     // Its replacement starts now, while the calls it held are accounted for.
@@ -521,7 +486,7 @@ export class WorkerPool {
     this.#counts.recovered += verdict.recovered;
     this.#counts.rerun += verdict.rerun.length;
     for (const name of verdict.suspects) this.#quarantine.add(name);
-    for (const [call, error] of verdict.failed) this.#settle(call, error);
+    for (const [call, error] of verdict.failed) this.#calls.settle(call, error);
     for (const call of verdict.rerun)
       if (call.options.onRerun) notify(call.options.onRerun, { toolCallId: call.toolCall.id, reason });
     const retry = verdict.retry;
@@ -546,13 +511,14 @@ export class WorkerPool {
   }
 
   #failQueued(error: Error): void {
-    for (let call = this.#queue.shift(); call; call = this.#queue.shift()) if (!call.settled) this.#settle(call, error);
+    for (let call = this.#queue.shift(); call; call = this.#queue.shift())
+      if (!call.settled) this.#calls.settle(call, error);
   }
 
   #abort(call: PendingCall, reason: unknown): void {
     if (call.settled) return;
     const worker = call.worker;
-    this.#settle(
+    this.#calls.settle(
       call,
       reason instanceof Error ? reason : new DOMException(String(reason), 'AbortError'),
       undefined,
@@ -605,15 +571,6 @@ export class WorkerPool {
       error,
       culprit: { toolCallId, toolName },
     });
-  }
-
-  #settle(call: PendingCall, error: Error | undefined, result?: ToolResult, rawReason?: unknown): void {
-    if (call.settled) return;
-    call.settled = true;
-    this.#calls.delete(call.id);
-    if (call.options.signal) this.#aborts.remove(call.options.signal, call);
-    if (error) call.reject(rawReason !== undefined ? (rawReason as Error) : error);
-    else call.resolve(result as ToolResult);
   }
 }
 

@@ -1,0 +1,101 @@
+import type { ToolCall } from '../messages/types';
+import { AbortListeners } from './abort-listeners';
+import type { CallOptions } from './pool-options';
+import type { HeldCall } from './stopped-calls';
+import type { ToolResult } from './tool-result';
+import type { WorkerHandle } from './worker-handle';
+
+/** A call's deadline before it is posted (no `performance.now()` time is negative). */
+export const NO_DEADLINE = -1;
+
+/** A call the pool has taken and not yet settled. */
+export interface PendingCall extends HeldCall {
+  id: number;
+  toolCall: ToolCall;
+  options: CallOptions;
+  timeoutMs: number;
+  /** The caller's promise: settled through the ledger only, once. */
+  resolve(result: ToolResult): void;
+  reject(error: unknown): void;
+  settled: boolean;
+  /** The worker it was last sent to; undefined while it waits in a queue. */
+  worker: WorkerHandle | undefined;
+  /**
+   * The deadline of the call's current dispatch once it is posted (a re-sent call gets a new
+   * one); `NO_DEADLINE` until then. Always a number: the field stays a plain double.
+   */
+  deadline: number;
+}
+
+/**
+ * Every call the pool has taken and not settled, from `call()` to its one settlement: its id,
+ * its abort listener (one per signal, shared), and settling it exactly once (the caller's promise
+ * resolved or rejected, the listener released, the call forgotten). What the pool does with a
+ * call in between (queues, workers, deadlines) is the pool's.
+ */
+export class CallLedger {
+  readonly #calls = new Map<number, PendingCall>();
+  readonly #aborts: AbortListeners<PendingCall>;
+  #nextId = 1;
+
+  /** `onAbort` is told when a call's signal aborts before it settled. */
+  constructor(onAbort: (call: PendingCall, reason: unknown) => void) {
+    this.#aborts = new AbortListeners((call, reason) => {
+      if (!call.settled) onAbort(call, reason);
+    });
+  }
+
+  /** Take a call (already checked): it gets the next id and is watched for its signal's abort. */
+  open(
+    toolCall: ToolCall,
+    options: CallOptions,
+    timeoutMs: number,
+    resolve: (result: ToolResult) => void,
+    reject: (error: unknown) => void,
+  ): PendingCall {
+    const call: PendingCall = {
+      id: this.#nextId++,
+      toolCall,
+      options,
+      timeoutMs,
+      resolve,
+      reject,
+      settled: false,
+      worker: undefined,
+      deadline: NO_DEADLINE,
+      kills: 0,
+    };
+    this.#calls.set(call.id, call);
+    if (options.signal) this.#aborts.add(options.signal, call);
+    return call;
+  }
+
+  /** The unsettled call with this id. */
+  get(id: number): PendingCall | undefined {
+    return this.#calls.get(id);
+  }
+
+  /** How many calls are unsettled. */
+  get size(): number {
+    return this.#calls.size;
+  }
+
+  /** The unsettled calls, in the order they were taken (a copy: settling them is safe). */
+  all(): PendingCall[] {
+    return [...this.#calls.values()];
+  }
+
+  /**
+   * Settle the call: rejected with `error` (or with `rawReason`, an abort signal's reason exactly
+   * as given, when there is one), or else resolved with `result`. A call settles once: nothing
+   * happens to one settled before.
+   */
+  settle(call: PendingCall, error: Error | undefined, result?: ToolResult, rawReason?: unknown): void {
+    if (call.settled) return;
+    call.settled = true;
+    this.#calls.delete(call.id);
+    if (call.options.signal) this.#aborts.remove(call.options.signal, call);
+    if (error) call.reject(rawReason !== undefined ? rawReason : error);
+    else call.resolve(result as ToolResult);
+  }
+}
