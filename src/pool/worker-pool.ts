@@ -40,6 +40,7 @@ import { judgeStoppedCalls } from './stopped-calls';
 import { ToolCatalog } from './tool-catalog';
 import type { ToolResult } from './tool-result';
 import { WorkerHandle } from './worker-handle';
+import { WorkerRoster } from './worker-roster';
 
 export type { CallOptions, CallOutcome, NetworkPolicy, PoolStats, WorkerPoolOptions } from './pool-options';
 
@@ -82,29 +83,25 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 
 export class WorkerPool {
   readonly #make: () => Worker;
-  readonly #size: number;
   readonly #timeoutMs: number;
   readonly #maxQueue: number;
-  readonly #concurrency: number;
   readonly #startTimeoutMs: number;
   readonly #network: NetworkPolicy;
   readonly #shared: boolean;
   readonly #store: string | undefined;
-  readonly #workers: WorkerHandle[] = [];
-  /** Workers that run quarantined calls, one at a time each. */
-  readonly #isolated: WorkerHandle[] = [];
+  /** The shared workers, and the isolated ones that run quarantined calls one at a time. */
+  readonly #workers: WorkerRoster<WorkerHandle>;
   readonly #queue = new Fifo<PendingCall>();
   /** Calls of quarantined tools, waiting for an isolated worker. */
   readonly #quarantineQueue = new Fifo<PendingCall>();
   readonly #quarantine: Quarantine;
-  readonly #quarantineWorkers: number;
   /** The calls taken and not settled; each settles there, once. */
   readonly #calls = new CallLedger((call, reason) => this.#abort(call, reason));
   /** Time limits: each call's deadline, and the grace a cancelled call gets to stop. */
   readonly #clock: CallClock<WorkerHandle>;
   readonly #stashWatch = new StashWatch(
     PEEK_MS,
-    () => [...this.#workers, ...this.#isolated],
+    () => this.#workers.all(),
     (worker, found) => this.#salvage(worker, found, true),
   );
   #nextWorkerId = 1;
@@ -114,20 +111,18 @@ export class WorkerPool {
   #pumping = false;
   /** The tools' descriptors, asked of an idle worker (a new one if none runs). */
   readonly #catalog = new ToolCatalog(
-    () => {
-      const live = this.#workers.filter((w) => !w.dead);
-      return live.find((w) => w.load === 0) ?? live[0] ?? this.#spawn();
-    },
+    () => this.#workers.any(),
     () => this.#closed,
   );
 
   constructor(options: WorkerPoolOptions) {
     const o = resolvePoolOptions(options);
     this.#make = o.make;
-    this.#size = o.size;
     this.#timeoutMs = o.timeoutMs;
     this.#maxQueue = o.maxQueue;
-    this.#concurrency = o.concurrency;
+    this.#workers = new WorkerRoster({ size: o.size, concurrency: o.concurrency, isolated: o.quarantineWorkers }, () =>
+      this.#spawn(),
+    );
     this.#clock = new CallClock(o.abortGraceMs, {
       deadlineOf: (id) => this.#calls.get(id)?.deadline,
       timedOut: (id) => this.#timedOut(this.#calls.get(id) as PendingCall),
@@ -141,21 +136,13 @@ export class WorkerPool {
     });
     this.#startTimeoutMs = o.startTimeoutMs;
     this.#quarantine = new Quarantine(o.quarantineMs);
-    this.#quarantineWorkers = o.quarantineWorkers;
     this.#network = o.network;
     this.#store = o.store;
     this.#shared = o.shared;
   }
 
   get stats(): PoolStats {
-    const live = this.#workers.filter((w) => !w.dead && !w.retiring);
-    return {
-      workers: live.length,
-      busy: live.filter((w) => w.load > 0).length,
-      queued: this.#queue.size,
-      running: live.reduce((n, w) => n + w.load, 0),
-      ...this.#counts,
-    };
+    return { ...this.#workers.counts(), queued: this.#queue.size, ...this.#counts };
   }
 
   /** The tools the workers serve, as provider-neutral specs. Starts a worker if none runs yet. */
@@ -174,9 +161,9 @@ export class WorkerPool {
    */
   async warm(): Promise<void> {
     if (this.#closed) throw new PoolClosedError();
-    while (this.#workers.length < this.#size) this.#spawn();
+    const workers = this.#workers.fill();
     try {
-      await Promise.all(this.#workers.map((w) => w.ready));
+      await Promise.all(workers.map((w) => w.ready));
     } catch (error) {
       if (this.#closed) throw new PoolClosedError();
       throw startFailure(error);
@@ -232,9 +219,7 @@ export class WorkerPool {
     this.#clock.stop();
     this.#stashWatch.stop();
     for (const call of this.#calls.all()) this.#calls.settle(call, new PoolClosedError());
-    for (const worker of [...this.#workers, ...this.#isolated]) worker.terminate('the pool was closed');
-    this.#workers.length = 0;
-    this.#isolated.length = 0;
+    for (const worker of this.#workers.clear()) worker.terminate('the pool was closed');
     this.#queue.clear();
     this.#quarantineQueue.clear();
   }
@@ -264,7 +249,7 @@ export class WorkerPool {
         this.#quarantineQueue.push(call);
         continue;
       }
-      const worker = this.#pick();
+      const worker = this.#workers.pick();
       if (!worker) break;
       queue.shift();
       this.#dispatch(call, worker);
@@ -280,36 +265,12 @@ export class WorkerPool {
         waiting.shift();
         continue;
       }
-      let worker = this.#isolated.find((w) => !w.dead && !w.retiring && w.load === 0);
-      if (!worker && this.#isolated.length < this.#quarantineWorkers) {
-        try {
-          worker = this.#spawn(true);
-        } catch {
-          return;
-        }
-      }
+      const worker = this.#workers.pickIsolated();
       if (!worker) return;
       waiting.shift();
       this.#counts.quarantined++;
       this.#dispatch(call, worker);
     }
-  }
-
-  /** The least-loaded live worker with room; a new one when none is idle and the pool may grow. */
-  #pick(): WorkerHandle | undefined {
-    let best: WorkerHandle | undefined;
-    for (const w of this.#workers) {
-      if (w.dead || w.retiring || w.load >= this.#concurrency) continue;
-      if (!best || w.load < best.load) best = w;
-    }
-    if ((!best || best.load > 0) && this.#workers.length < this.#size) {
-      try {
-        return this.#spawn();
-      } catch {
-        return best; // #spawn has failed the queue if no worker is left to serve it
-      }
-    }
-    return best;
   }
 
   #dispatch(call: PendingCall, worker: WorkerHandle): void {
@@ -327,7 +288,8 @@ export class WorkerPool {
     worker.send(request);
   }
 
-  #spawn(isolated = false): WorkerHandle {
+  /** A new worker, wired to the pool (the roster keeps it). */
+  #spawn(): WorkerHandle {
     const id = this.#nextWorkerId++;
     let handle: WorkerHandle;
     try {
@@ -339,7 +301,7 @@ export class WorkerPool {
     } catch (error) {
       // The factory itself threw: fail what is queued rather than spin.
       const failure = startFailure(error);
-      if (!this.#workers.some((w) => !w.dead)) queueMicrotask(() => this.#failQueued(failure));
+      if (!this.#workers.alive) queueMicrotask(() => this.#failQueued(failure));
       throw failure;
     }
     handle.onSent = (requests, rung) => {
@@ -351,7 +313,6 @@ export class WorkerPool {
       if (call) this.#calls.settle(call, unsendable(call, error));
       this.#pump();
     };
-    (isolated ? this.#isolated : this.#workers).push(handle);
     return handle;
   }
 
@@ -433,11 +394,7 @@ export class WorkerPool {
   #retire(handle: WorkerHandle, reason: string, connected: boolean, fault: Fault = {}): void {
     if (handle.dead || handle.retiring) return;
     handle.retiring = true;
-    const isolated = this.#isolated.includes(handle);
-    for (const list of [this.#workers, this.#isolated]) {
-      const index = list.indexOf(handle);
-      if (index >= 0) list.splice(index, 1);
-    }
+    const isolated = this.#workers.remove(handle);
     this.#clock.forget(handle);
     if (fault.call && fault.error) this.#calls.settle(fault.call, fault.error);
     if (fault.culprit) this.#quarantine.add(fault.culprit.toolName);
@@ -445,7 +402,7 @@ export class WorkerPool {
     // Its replacement starts now, while the calls it held are accounted for.
     if (connected && !this.#closed) {
       try {
-        if (!isolated && this.#workers.length < this.#size) this.#spawn();
+        if (!isolated && this.#workers.short) this.#workers.add();
       } catch {
         // #spawn failed what waits if no worker is left to serve it
       }
@@ -490,7 +447,7 @@ export class WorkerPool {
     for (const call of verdict.rerun)
       if (call.options.onRerun) notify(call.options.onRerun, { toolCallId: call.toolCall.id, reason });
     const retry = verdict.retry;
-    if (!connected && this.#workers.length === 0) this.#catalog.forget();
+    if (!connected && this.#workers.shared.length === 0) this.#catalog.forget();
 
     // Calls that never ran (or run again) go first, in their original order.
     // A deadline of the dispatch that ended no longer holds.

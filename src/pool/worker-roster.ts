@@ -1,0 +1,129 @@
+/**
+ * The pool's workers, and which one takes the next call: the shared ones (up to `size`, calls
+ * spread by load) and the isolated ones that run quarantined calls one at a time.
+ */
+
+/** What the roster needs of a worker. */
+export interface RosterWorker {
+  readonly dead: boolean;
+  readonly retiring: boolean;
+  /** Calls sent to it and not answered. */
+  readonly load: number;
+}
+
+export interface RosterLimits {
+  /** Shared workers at most. */
+  size: number;
+  /** Calls a shared worker is given at once, at most. */
+  concurrency: number;
+  /** Isolated workers at most. */
+  isolated: number;
+}
+
+export class WorkerRoster<W extends RosterWorker> {
+  /** The shared workers in service, in the order they started. */
+  readonly shared: W[] = [];
+  /** The isolated workers in service. */
+  readonly isolated: W[] = [];
+  readonly #start: () => W;
+  readonly #limits: RosterLimits;
+
+  /** `start` starts a worker, or throws (the pool's factory failed). */
+  constructor(limits: RosterLimits, start: () => W) {
+    this.#limits = limits;
+    this.#start = start;
+  }
+
+  /** Start one more worker now. Throws what `start` threw. */
+  add(isolated = false): W {
+    const worker = this.#start();
+    (isolated ? this.isolated : this.shared).push(worker);
+    return worker;
+  }
+
+  /** Start shared workers until there are `size`. */
+  fill(): W[] {
+    while (this.shared.length < this.#limits.size) this.add();
+    return this.shared;
+  }
+
+  /** Fewer shared workers than `size` (one was taken out of service). */
+  get short(): boolean {
+    return this.shared.length < this.#limits.size;
+  }
+
+  /**
+   * The shared worker for the next call: the least-loaded one in service with room, or a new one
+   * when none is idle and there may be more. Undefined when all are full.
+   */
+  pick(): W | undefined {
+    let best: W | undefined;
+    for (const w of this.shared) {
+      if (w.dead || w.retiring || w.load >= this.#limits.concurrency) continue;
+      if (!best || w.load < best.load) best = w;
+    }
+    if ((!best || best.load > 0) && this.short) {
+      try {
+        return this.add();
+      } catch {
+        return best; // the pool deals with a factory that fails
+      }
+    }
+    return best;
+  }
+
+  /** For a quarantined call: an idle isolated worker, or a new one while there may be more. */
+  pickIsolated(): W | undefined {
+    const idle = this.isolated.find((w) => !w.dead && !w.retiring && w.load === 0);
+    if (idle || this.isolated.length >= this.#limits.isolated) return idle;
+    try {
+      return this.add(true);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A worker to ask something of (the tools' descriptors): an idle live one, a busy one, or a new one. */
+  any(): W {
+    const live = this.shared.filter((w) => !w.dead);
+    return live.find((w) => w.load === 0) ?? live[0] ?? this.add();
+  }
+
+  /** True while a shared worker is alive (starting, or in service). */
+  get alive(): boolean {
+    return this.shared.some((w) => !w.dead);
+  }
+
+  /** Take `worker` out of service; true when it was an isolated one. */
+  remove(worker: W): boolean {
+    const isolated = this.isolated.includes(worker);
+    for (const list of [this.shared, this.isolated]) {
+      const index = list.indexOf(worker);
+      if (index >= 0) list.splice(index, 1);
+    }
+    return isolated;
+  }
+
+  /** Every worker in service, shared then isolated. */
+  all(): W[] {
+    return [...this.shared, ...this.isolated];
+  }
+
+  /** Empty the roster; returns the workers it held. */
+  clear(): W[] {
+    const all = this.all();
+    this.shared.length = 0;
+    this.isolated.length = 0;
+    return all;
+  }
+
+  /** The shared workers in service: how many, how many are busy, and the calls they run. */
+  counts(): { workers: number; busy: number; running: number } {
+    const live = this.shared.filter((w) => !w.dead && !w.retiring);
+    return {
+      workers: live.length,
+      busy: live.filter((w) => w.load > 0).length,
+      running: live.reduce((n, w) => n + w.load, 0),
+    };
+  }
+}
