@@ -3,7 +3,6 @@ import { reviveError } from '../errors/serialize-error';
 import { newDoorbellMemory } from './doorbell';
 import { DoorbellRing } from './doorbell-ring';
 import {
-  CALL_STRIDE,
   type CallBatch,
   type CallRequest,
   type OutBatch,
@@ -391,18 +390,19 @@ export class WorkerHandle {
 
 /** Calls as one flat `CallBatch`. */
 function encodeCalls(requests: readonly CallRequest[]): CallBatch {
-  const batch: CallBatch = new Array(requests.length * CALL_STRIDE);
-  let i = 0;
-  for (const r of requests) {
-    batch[i++] = r.id;
-    batch[i++] = r.toolCallId;
-    batch[i++] = r.name;
-    batch[i++] = r.args;
-    batch[i++] =
+  // Built by push, never `new Array(n)`: a holey array is cloned as a sparse one, property by
+  // property, on both sides of postMessage.
+  const batch: CallBatch = [];
+  for (const r of requests)
+    batch.push(
+      r.id,
+      r.toolCallId,
+      r.name,
+      r.args,
       r.state === undefined && r.context === undefined && r.resultFormat === undefined
         ? 0
-        : { state: r.state, context: r.context, resultFormat: r.resultFormat };
-  }
+        : { state: r.state, context: r.context, resultFormat: r.resultFormat },
+    );
   return batch;
 }
 
