@@ -4,8 +4,9 @@
  * every message it posts, so that a rung call never overtakes one sent by message.
  */
 import { findNonJSON } from '../json/json-value';
+import { encodeCalls } from './call-post';
 import { type Doorbell, doorbellOf, writeCalls } from './doorbell';
-import { type CallBatch, type CallRequest, DOORBELL } from './protocol';
+import { type CallRequest, DOORBELL } from './protocol';
 
 export class DoorbellRing {
   readonly #bell: Doorbell;
@@ -18,7 +19,7 @@ export class DoorbellRing {
    * Hand calls to the worker if it is parked. False when it is not, or the calls are not plain
    * JSON (a Date, say, which only a message carries as it is) or too big: then they go by message.
    */
-  ring(calls: readonly CallRequest[], encode: (calls: readonly CallRequest[]) => CallBatch): boolean {
+  ring(calls: readonly CallRequest[]): boolean {
     const words = this.#bell.words;
     if (Atomics.load(words, DOORBELL.state) !== DOORBELL.parked) return false;
     // A message the worker has not taken yet must go first: these would overtake it.
@@ -28,7 +29,7 @@ export class DoorbellRing {
       if (r.context !== undefined && findNonJSON(r.context)) return false;
     }
     // Parked, the worker reads nothing: the buffer is ours until the state says rung.
-    if (!writeCalls(this.#bell, encode(calls))) return false;
+    if (!writeCalls(this.#bell, encodeCalls(calls))) return false;
     if (Atomics.compareExchange(words, DOORBELL.state, DOORBELL.parked, DOORBELL.rung) !== DOORBELL.parked)
       return false; // it stopped waiting meanwhile
     Atomics.notify(words, DOORBELL.state);

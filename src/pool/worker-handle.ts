@@ -1,9 +1,9 @@
 import { type Remote, releaseProxy, wrap } from 'comlink';
 import { reviveError } from '../errors/serialize-error';
+import { postCalls } from './call-post';
 import { newDoorbellMemory } from './doorbell';
 import { DoorbellRing } from './doorbell-ring';
 import {
-  type CallBatch,
   type CallRequest,
   type OutBatch,
   type PageToWorker,
@@ -327,39 +327,21 @@ export class WorkerHandle {
     if (this.#dead || this.#outbox.length === 0) return;
     const calls = this.#outbox;
     this.#outbox = [];
-    let rung = false;
-    try {
-      rung = this.#bell?.ring(calls, encodeCalls) ?? false;
-    } catch {
-      // Whatever went wrong, the calls still go, by message.
-    }
-    if (rung) {
-      for (const request of calls) this.#sequence(request);
-      this.onSent(calls, true);
-      return;
-    }
-    try {
-      this.#port.postMessage(encodeCalls(calls) satisfies PageToWorker);
-      this.#posted();
-      for (const request of calls) this.#sequence(request);
-      this.onSent(calls, false);
-      return;
-    } catch {
-      // One of them holds something that cannot be cloned: send the others one by one.
-    }
-    const sent: CallRequest[] = [];
-    for (const request of calls) {
-      try {
-        this.#port.postMessage(encodeCalls([request]) satisfies PageToWorker);
+    const bell = this.#bell;
+    const { sent, rung, unsendable } = postCalls(
+      calls,
+      (batch) => {
+        this.#port.postMessage(batch satisfies PageToWorker);
         this.#posted();
-        this.#sequence(request);
-        sent.push(request);
-      } catch (error) {
-        this.calls.delete(request.id);
-        this.onUnsendable(request, error);
-      }
+      },
+      bell && ((c) => bell.ring(c)),
+    );
+    for (const request of sent) this.#sequence(request);
+    for (const [request, error] of unsendable) {
+      this.calls.delete(request.id);
+      this.onUnsendable(request, error);
     }
-    this.onSent(sent, false);
+    this.onSent(sent, rung);
   }
 
   /** After posting to the worker: count it, and wake the worker if it is parked (it would not see the message). */
@@ -386,24 +368,6 @@ export class WorkerHandle {
     const started = this.#connected;
     this.#events.failure(this, reason, started);
   }
-}
-
-/** Calls as one flat `CallBatch`. */
-function encodeCalls(requests: readonly CallRequest[]): CallBatch {
-  // Built by push, never `new Array(n)`: a holey array is cloned as a sparse one, property by
-  // property, on both sides of postMessage.
-  const batch: CallBatch = [];
-  for (const r of requests)
-    batch.push(
-      r.id,
-      r.toolCallId,
-      r.name,
-      r.args,
-      r.state === undefined && r.context === undefined && r.resultFormat === undefined
-        ? 0
-        : { state: r.state, context: r.context, resultFormat: r.resultFormat },
-    );
-  return batch;
 }
 
 /** A ready message's declared limits, checked. */

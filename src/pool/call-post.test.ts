@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { encodeCalls, postCalls } from './call-post';
+import type { CallBatch, CallRequest } from './protocol';
+
+const call = (id: number, args: Record<string, unknown> = { i: id }): CallRequest => ({
+  id,
+  toolCallId: `call_${id}`,
+  name: 'add',
+  args,
+});
+
+/** A post that clones like postMessage (throws on a function) and records what went. */
+function recorder() {
+  const posted: CallBatch[] = [];
+  return {
+    posted,
+    post: (batch: CallBatch) => {
+      posted.push(structuredClone(batch));
+    },
+  };
+}
+
+describe('encodeCalls', () => {
+  it('lays calls out flat, with extras only when there are any', () => {
+    const batch = encodeCalls([call(1), { ...call(2), context: { user: 'u' } }]);
+    expect(batch).toEqual([
+      1,
+      'call_1',
+      'add',
+      { i: 1 },
+      0,
+      2,
+      'call_2',
+      'add',
+      { i: 2 },
+      { state: undefined, context: { user: 'u' }, resultFormat: undefined },
+    ]);
+  });
+});
+
+describe('postCalls', () => {
+  it('sends a tick of calls as one message', () => {
+    const { posted, post } = recorder();
+    const calls = [call(1), call(2), call(3)];
+    expect(postCalls(calls, post)).toEqual({ sent: calls, rung: false, unsendable: [] });
+    expect(posted).toEqual([encodeCalls(calls)]);
+  });
+
+  it('hands them over through the doorbell when it takes them, and posts nothing', () => {
+    const { posted, post } = recorder();
+    const calls = [call(1), call(2)];
+    expect(postCalls(calls, post, () => true)).toEqual({ sent: calls, rung: true, unsendable: [] });
+    expect(posted).toEqual([]);
+  });
+
+  it('posts them when the doorbell says no, or throws', () => {
+    for (const ring of [
+      () => false,
+      () => {
+        throw new Error('broken bell');
+      },
+    ]) {
+      const { posted, post } = recorder();
+      expect(postCalls([call(1)], post, ring).rung).toBe(false);
+      expect(posted).toHaveLength(1);
+    }
+  });
+
+  it('sends the others one by one, in order, when one cannot be cloned, and reports it', () => {
+    const { posted, post } = recorder();
+    const bad = call(2, { fn: () => 1 });
+    const result = postCalls([call(1), bad, call(3)], post);
+    expect(result.sent.map((c) => c.id)).toEqual([1, 3]);
+    expect(result.unsendable).toHaveLength(1);
+    const [request, error] = result.unsendable[0] ?? [];
+    expect(request).toBe(bad);
+    expect((error as Error).name).toBe('DataCloneError');
+    expect(posted).toEqual([encodeCalls([call(1)]), encodeCalls([call(3)])]);
+  });
+});
