@@ -49,7 +49,7 @@ describe('postCalls', () => {
   it('hands them over through the doorbell when it takes them, and posts nothing', () => {
     const { posted, post } = recorder();
     const calls = [call(1), call(2)];
-    expect(postCalls(calls, post, () => true)).toEqual({ sent: calls, rung: true, unsendable: [] });
+    expect(postCalls(calls, post, { ring: () => true })).toEqual({ sent: calls, rung: true, unsendable: [] });
     expect(posted).toEqual([]);
   });
 
@@ -61,7 +61,7 @@ describe('postCalls', () => {
       },
     ]) {
       const { posted, post } = recorder();
-      expect(postCalls([call(1)], post, ring).rung).toBe(false);
+      expect(postCalls([call(1)], post, { ring }).rung).toBe(false);
       expect(posted).toHaveLength(1);
     }
   });

@@ -33,17 +33,17 @@ export interface PostedCalls {
 }
 
 /**
- * Send `calls`: through `ring` when it takes them (it may say no, or throw: then by message), or
- * with `post`, which throws when a batch cannot be cloned.
+ * Send `calls`: through the doorbell when it takes them (it may say no, or throw: then by
+ * message), or with `post`, which throws when a batch cannot be cloned.
  */
 export function postCalls(
   calls: CallRequest[],
   post: (batch: CallBatch) => void,
-  ring?: (calls: readonly CallRequest[]) => boolean,
+  doorbell?: { ring(calls: readonly CallRequest[]): boolean },
 ): PostedCalls {
   let rung = false;
   try {
-    rung = ring?.(calls) ?? false;
+    rung = doorbell?.ring(calls) ?? false;
   } catch {
     // Whatever went wrong, the calls still go, by message.
   }

@@ -4,6 +4,7 @@ import { postCalls } from './call-post';
 import { newDoorbellMemory } from './doorbell';
 import { DoorbellRing } from './doorbell-ring';
 import {
+  type CallBatch,
   type CallRequest,
   type OutBatch,
   type PageToWorker,
@@ -323,19 +324,17 @@ export class WorkerHandle {
     this.#remote[releaseProxy]();
   }
 
+  /** Post a batch of calls (made once: the flush runs every tick that sends calls). */
+  readonly #postBatch = (batch: CallBatch): void => {
+    this.#port.postMessage(batch satisfies PageToWorker);
+    this.#posted();
+  };
+
   #flush(): void {
     if (this.#dead || this.#outbox.length === 0) return;
     const calls = this.#outbox;
     this.#outbox = [];
-    const bell = this.#bell;
-    const { sent, rung, unsendable } = postCalls(
-      calls,
-      (batch) => {
-        this.#port.postMessage(batch satisfies PageToWorker);
-        this.#posted();
-      },
-      bell && ((c) => bell.ring(c)),
-    );
+    const { sent, rung, unsendable } = postCalls(calls, this.#postBatch, this.#bell);
     for (const request of sent) this.#sequence(request);
     for (const [request, error] of unsendable) {
       this.calls.delete(request.id);
