@@ -1,23 +1,9 @@
-import { openDB, unwrap } from 'idb';
 import type { JSONValue } from '../json/json-value';
+import { StoreConnection } from './connection';
 import { readExisting } from './existing-records';
-import {
-  dueBy,
-  ENTRIES,
-  expiriesOf,
-  keyId,
-  noteExpiry,
-  prefixRange,
-  putRecord,
-  STORE_MIGRATIONS,
-  STORE_SCHEMA_VERSION,
-  type StoredRecord,
-  toItem,
-  type UpgradeTx,
-  WRITE_SCOPE,
-} from './layout';
+import { sweepExpired } from './expiry-sweep';
+import { expiriesOf, keyId, noteExpiry, prefixRange, putRecord, type StoredRecord, toItem } from './layout';
 import { finishNamespaces, finishSearch } from './query';
-import { type Guard, runTransaction } from './transaction';
 import type {
   ListNamespacesOptions,
   Store,
@@ -58,80 +44,14 @@ export function openIndexedDBStore(name: string, options: StoreOptions = {}): St
 }
 
 class IndexedDBStore implements Store {
-  readonly #name: string;
   readonly #now: () => number;
-  #db: Promise<IDBDatabase> | undefined;
-  /** The open connection, once known: operations start without an await. */
-  #ready: IDBDatabase | undefined;
+  readonly #connection: StoreConnection;
   /** When the last sweep started (the store's clock); a write after the interval starts the next. */
   #sweptAt = Number.NEGATIVE_INFINITY;
 
   constructor(name: string, now: () => number) {
-    this.#name = name;
     this.#now = now;
-  }
-
-  #forget(): void {
-    this.#db = undefined;
-    this.#ready = undefined;
-  }
-
-  #open(): Promise<IDBDatabase> {
-    if (this.#db) return this.#db;
-    const forget = () => this.#forget();
-    const callbacks = {
-      // A newer version wants the database (another tab): step aside, reopen on next use.
-      blocking: (_current: number, _next: number | null, event: IDBVersionChangeEvent) => {
-        (event.target as IDBDatabase).close();
-        forget();
-      },
-      terminated: forget,
-    };
-    const opening = openDB(this.#name, STORE_SCHEMA_VERSION, {
-      ...callbacks,
-      upgrade(db, oldVersion, newVersion, tx) {
-        for (let v = oldVersion; v < (newVersion ?? STORE_SCHEMA_VERSION); v++)
-          STORE_MIGRATIONS[v]?.(db, tx as UpgradeTx);
-      },
-    })
-      .catch((error: unknown) => {
-        // Newer code (another tab) already upgraded it: use it as it is.
-        if ((error as { name?: string })?.name === 'VersionError') return openDB(this.#name, undefined, callbacks);
-        throw error;
-      })
-      .then((db) => {
-        const raw = unwrap(db);
-        if (this.#db === opening) this.#ready = raw;
-        return raw;
-      });
-    this.#db = opening;
-    opening.then(
-      () => this.#sweepSoon(),
-      () => forget(),
-    );
-    return opening;
-  }
-
-  /**
-   * One transaction on the items, driven by request callbacks (no promise per request): `body`
-   * issues requests and records the answer in `out.value`; the promise settles when the
-   * transaction completes (or rolls back: an error thrown in a callback aborts it).
-   */
-  async #transact<T>(
-    mode: IDBTransactionMode,
-    body: (store: IDBObjectStore, out: { value?: T }, guard: Guard) => void,
-    /** The stores it may touch; `body` gets the first. */
-    scope: string[] = mode === 'readwrite' ? WRITE_SCOPE : [ENTRIES],
-  ): Promise<T> {
-    let tx: IDBTransaction;
-    try {
-      tx = (this.#ready ?? (await this.#open())).transaction(scope, mode);
-    } catch {
-      // The connection was closed under us (another tab upgrading): reopen, once.
-      this.#forget();
-      tx = (await this.#open()).transaction(scope, mode);
-    }
-    return runTransaction(tx, scope[0] as string, body);
+    this.#connection = new StoreConnection(name, () => this.#sweepSoon());
   }
 
   #live(record: StoredRecord | undefined, at: number): StoredRecord | undefined {
@@ -167,43 +87,8 @@ class IndexedDBStore implements Store {
    * Delete every expired item now; returns how many. A read-only look comes first, so a store
    * with nothing expired never takes a write lock for it.
    */
-  async sweep(): Promise<number> {
-    const at = this.#now();
-    const due = await this.#transact<number>(
-      'readonly',
-      (expiries, out) => {
-        const request = expiries.count(dueBy(at));
-        request.onsuccess = () => {
-          out.value = request.result;
-        };
-      },
-      ['expiries'],
-    );
-    if (due === 0) return 0;
-    return this.#transact<number>(
-      'readwrite',
-      (expiries, out, guard) => {
-        out.value = 0;
-        const items = expiries.transaction.objectStore(ENTRIES);
-        const cursor = expiries.openCursor(dueBy(at));
-        cursor.onsuccess = guard(() => {
-          const c = cursor.result;
-          if (!c) return;
-          const { ns, key } = c.value as { ns: string[]; key: string };
-          const request = items.get([ns, key]);
-          request.onsuccess = guard(() => {
-            const record = request.result as StoredRecord | undefined;
-            // Rewritten since with a later expiry (its own entry) or none: it stays.
-            if (record?.expiresAt === undefined || record.expiresAt > at) return;
-            items.delete([ns, key]);
-            out.value = (out.value ?? 0) + 1;
-          });
-          c.delete();
-          c.continue();
-        });
-      },
-      ['expiries', ENTRIES],
-    );
+  sweep(): Promise<number> {
+    return sweepExpired(this.#connection, this.#now());
   }
 
   async put(namespace: string[], key: string, value: JSONValue, options: { ttlMs?: number } = {}): Promise<void> {
@@ -212,7 +97,7 @@ class IndexedDBStore implements Store {
     checkValue(value);
     const ttlMs = checkTtl(options.ttlMs);
     const at = this.#now();
-    await this.#transact<void>('readwrite', (store, _out, guard) => {
+    await this.#connection.transact<void>('readwrite', (store, _out, guard) => {
       // A new key: one `add`, as cheap as a bare put. An existing one: the add fails, and only
       // then is the old record read, to keep its createdAt.
       const fresh = this.#record(namespace, key, value, undefined, ttlMs, at);
@@ -235,7 +120,7 @@ class IndexedDBStore implements Store {
     checkNamespace(namespace);
     checkKey(key);
     const at = this.#now();
-    const record = await this.#transact<StoredRecord | undefined>('readonly', (store, out, guard) => {
+    const record = await this.#connection.transact<StoredRecord | undefined>('readonly', (store, out, guard) => {
       const request = store.get([namespace, key]);
       request.onsuccess = guard(() => {
         out.value = request.result;
@@ -248,7 +133,7 @@ class IndexedDBStore implements Store {
   async delete(namespace: string[], key: string): Promise<void> {
     checkNamespace(namespace);
     checkKey(key);
-    await this.#transact<void>('readwrite', (store) => {
+    await this.#connection.transact<void>('readwrite', (store) => {
       store.delete([namespace, key]);
     });
   }
@@ -264,7 +149,7 @@ class IndexedDBStore implements Store {
     checkUpdater(updater);
     const ttlMs = checkTtl(options.ttlMs);
     const at = this.#now();
-    const result = await this.#transact<StoreItem | undefined>('readwrite', (store, out, guard) => {
+    const result = await this.#connection.transact<StoreItem | undefined>('readwrite', (store, out, guard) => {
       const request = store.get([namespace, key]);
       request.onsuccess = guard(() => {
         const existing = this.#live(request.result, at);
@@ -289,7 +174,7 @@ class IndexedDBStore implements Store {
     checkNamespace(namespacePrefix, { allowEmpty: true });
     checkSearchOptions(options);
     const at = this.#now();
-    const records = await this.#transact<StoredRecord[]>('readonly', (store, out, guard) => {
+    const records = await this.#connection.transact<StoredRecord[]>('readonly', (store, out, guard) => {
       const request = store.getAll(prefixRange(namespacePrefix));
       request.onsuccess = guard(() => {
         out.value = request.result;
@@ -302,7 +187,7 @@ class IndexedDBStore implements Store {
     checkListOptions(options);
     const at = this.#now();
     const prefix = options?.prefix ?? [];
-    const namespaces = await this.#transact<string[][]>('readonly', (store, out, guard) => {
+    const namespaces = await this.#connection.transact<string[][]>('readonly', (store, out, guard) => {
       out.value = [];
       const cursor = store.openCursor(prefixRange(prefix));
       cursor.onsuccess = guard(() => {
@@ -340,7 +225,7 @@ class IndexedDBStore implements Store {
   }
 
   #batch(ops: readonly StoreOp[], at: number, pipelined: boolean): Promise<(StoredRecord | undefined)[]> {
-    return this.#transact<(StoredRecord | undefined)[]>('readwrite', (store, out, guard) => {
+    return this.#connection.transact<(StoredRecord | undefined)[]>('readwrite', (store, out, guard) => {
       const results: (StoredRecord | undefined)[] = new Array(ops.length).fill(undefined);
       out.value = results;
       if (pipelined) {
@@ -398,9 +283,7 @@ class IndexedDBStore implements Store {
   }
 
   close(): void {
-    const db = this.#db;
-    this.#forget();
-    db?.then((d) => d.close()).catch(() => {});
+    this.#connection.close();
   }
 }
 
