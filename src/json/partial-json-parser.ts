@@ -15,6 +15,8 @@
  * value stays what it was before the bad character.
  */
 
+import { BROKEN, JsonStringReader, OPEN } from './string-reader';
+
 /** How far a parse got: the whole document, a best-effort prefix, or not JSON at all. */
 export type PartialJsonState = 'complete' | 'repaired' | 'failed';
 
@@ -68,18 +70,6 @@ const NUMBER_WHOLE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 /** Past this many characters a number in progress is shown only once it is complete. */
 const LIVE_NUMBER_MAX = 64;
 
-const SIMPLE_ESCAPES: Record<string, string> = {
-  __proto__: null as never,
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-};
-
 /**
  * Create an incremental parser for one JSON document.
  *
@@ -116,11 +106,9 @@ class IncrementalJsonParser implements PartialJsonParser {
   #containers: (Record<string, unknown> | unknown[])[] = [];
   #isArray: boolean[] = [];
   #keys: string[] = [];
-  // The scalar being read (string, key, number or literal) and where it sits in an array.
+  // The string or key being read; the number or literal being read; where it sits in an array.
+  readonly #string = new JsonStringReader();
   #text = '';
-  #escape = 0; // 0: none; 1: after '\'; 2..5: reading \uXXXX digits
-  #hex = '';
-  #pendingHigh = ''; // a \uD8xx escape waiting to see whether a low surrogate follows
   #leafIndex = -1;
   #literal = '';
 
@@ -217,7 +205,7 @@ class IncrementalJsonParser implements PartialJsonParser {
       case OBJECT_KEY:
         if (c === 34) {
           this.#mode = KEY;
-          this.#text = '';
+          this.#string.start();
         } else if (c === 125 && mode === OBJECT_FIRST) this.#close();
         else this.#fail(i, delta[i] as string, EXPECTED[mode] as string);
         break;
@@ -248,7 +236,7 @@ class IncrementalJsonParser implements PartialJsonParser {
       this.#mode = c === 91 ? ARRAY_FIRST : OBJECT_FIRST;
     } else if (c === 34) {
       this.#mode = STRING;
-      this.#text = '';
+      this.#string.start();
     } else if (c === 45 || (c >= 48 && c <= 57)) {
       this.#mode = NUMBER;
       this.#text = delta[i] as string;
@@ -261,88 +249,23 @@ class IncrementalJsonParser implements PartialJsonParser {
     }
   }
 
-  /** Read string characters from `i`; returns where reading stopped. */
+  /** Read string characters from `i` (a key or a value); returns where reading stopped. */
   #readString(s: string, i: number): number {
-    const n = s.length;
-    while (i < n) {
-      if (this.#escape === 0) {
-        let j = i;
-        let c = 0;
-        while (j < n) {
-          c = s.charCodeAt(j);
-          if (c === 34 || c === 92 || c < 32) break;
-          j++;
-        }
-        if (j > i) {
-          if (this.#pendingHigh) this.#flushHigh();
-          this.#text += s.slice(i, j);
-        }
-        if (j === n) return n;
-        if (c < 32) {
-          this.#fail(j, s[j] as string, 'a character of a string (control characters must be escaped)');
-          return n;
-        }
-        if (c === 92) {
-          this.#escape = 1;
-          i = j + 1;
-          continue;
-        }
-        // closing quote
-        if (this.#pendingHigh) this.#flushHigh();
-        if (this.#mode === KEY) {
-          this.#keys[this.#keys.length - 1] = this.#text;
-          this.#mode = COLON;
-        } else {
-          this.#setLeaf(this.#text);
-          this.#endValue();
-        }
-        this.#text = '';
-        return j + 1;
-      }
-      const ch = s[i] as string;
-      if (this.#escape === 1) {
-        const simple = SIMPLE_ESCAPES[ch];
-        if (simple !== undefined) {
-          if (this.#pendingHigh) this.#flushHigh();
-          this.#text += simple;
-          this.#escape = 0;
-        } else if (ch === 'u') {
-          this.#escape = 2;
-          this.#hex = '';
-        } else {
-          this.#fail(i, ch, 'an escape character (one of "\\/bfnrtu)');
-          return n;
-        }
-        i++;
-        continue;
-      }
-      // \uXXXX
-      const c = s.charCodeAt(i);
-      const isHex = (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
-      if (!isHex) {
-        this.#fail(i, ch, 'a hexadecimal digit');
-        return n;
-      }
-      this.#hex += ch;
-      i++;
-      if (this.#hex.length < 4) continue;
-      this.#escape = 0;
-      const code = Number.parseInt(this.#hex, 16);
-      if (code >= 0xdc00 && code <= 0xdfff && this.#pendingHigh) {
-        this.#text += this.#pendingHigh + String.fromCharCode(code);
-        this.#pendingHigh = '';
-      } else {
-        if (this.#pendingHigh) this.#flushHigh();
-        if (code >= 0xd800 && code <= 0xdbff) this.#pendingHigh = String.fromCharCode(code);
-        else this.#text += String.fromCharCode(code);
-      }
+    const reader = this.#string;
+    const next = reader.read(s, i);
+    if (reader.state === OPEN) return next;
+    if (reader.state === BROKEN) {
+      this.#fail(reader.brokenAt, reader.found, reader.expected);
+      return next;
     }
-    return n;
-  }
-
-  #flushHigh(): void {
-    this.#text += this.#pendingHigh;
-    this.#pendingHigh = '';
+    if (this.#mode === KEY) {
+      this.#keys[this.#keys.length - 1] = reader.text;
+      this.#mode = COLON;
+    } else {
+      this.#setLeaf(reader.text);
+      this.#endValue();
+    }
+    return next;
   }
 
   /** The number ended (at `i` of the current delta, or at the end of the input). */
@@ -359,7 +282,7 @@ class IncrementalJsonParser implements PartialJsonParser {
   /** Show the string or number being read, as far as it goes, in its place. */
   #showOpenScalar(): void {
     if (this.#mode === STRING) {
-      let text = this.#text;
+      let text = this.#string.text;
       const last = text.charCodeAt(text.length - 1);
       if (last >= 0xd800 && last <= 0xdbff) text = text.slice(0, -1); // half of a split pair
       this.#setLeaf(text);
