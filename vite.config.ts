@@ -15,6 +15,13 @@ const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+/**
+ * The browser tests' server also answers documents with an opaque origin (a framed pool's
+ * sandboxed frame imports its tools module from it). Not `npm start`'s: there it would let any
+ * site's sandboxed frame read the dev server.
+ */
+const OPAQUE_ORIGIN_CORS = { origin: 'null' };
+
 /** Merged over the isolation headers: 'unsafe-none' turns them off (a page without SharedArrayBuffer). */
 const NOT_ISOLATED = { 'Cross-Origin-Opener-Policy': 'unsafe-none', 'Cross-Origin-Embedder-Policy': 'unsafe-none' };
 
@@ -60,7 +67,9 @@ export default defineConfig(({ mode }) => ({
     alias: { 'moat/worker': resolve(root, 'worker/index.ts'), moat: resolve(root, 'src/index.ts') },
   },
   server: { port: 5173, strictPort: true, headers: isolationHeaders },
-  preview: { port: 4173, strictPort: true, headers: isolationHeaders },
+  // Built files, as public as on any static host: answered with CORS to any origin, as GitHub
+  // Pages does (a framed pool's sandboxed frame loads its tools module from an opaque origin).
+  preview: { port: 4173, strictPort: true, headers: isolationHeaders, cors: { origin: '*' } },
   worker: { format: 'es' },
   // Known up front, so that the first test run does not discover them and reload the page.
   optimizeDeps: { include: ['comlink', 'zod', 'zod/mini', 'zod/v4/core', 'acorn', 'marked', 'dompurify', 'idb'] },
@@ -101,6 +110,7 @@ export default defineConfig(({ mode }) => ({
       },
       {
         extends: true,
+        server: { cors: OPAQUE_ORIGIN_CORS },
         test: {
           name: 'browser',
           globalSetup: ['test/probe-server.ts', 'test/model-server/setup.ts', 'test/built-workers.ts'],
@@ -115,7 +125,7 @@ export default defineConfig(({ mode }) => ({
         // The same browser tests of the pool, on a page that is NOT cross-origin isolated (no
         // SharedArrayBuffer): what the hosted demo and most apps get.
         extends: true,
-        server: { headers: NOT_ISOLATED },
+        server: { headers: NOT_ISOLATED, cors: OPAQUE_ORIGIN_CORS },
         test: {
           name: 'browser-plain',
           globalSetup: ['test/probe-server.ts', 'test/built-workers.ts'],

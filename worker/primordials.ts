@@ -66,6 +66,10 @@ export const mapDeleteOf = <K, V>(map: Map<K, V>, key: K): void => {
 /** The worker's global object and its own `postMessage`, as they were before tool code ran. */
 export const workerGlobal = globalThis;
 export const workerPostMessage = (globalThis as unknown as { postMessage: (message: unknown) => void }).postMessage;
+/** `MessagePort.prototype.postMessage` and `start`, for a worker that talks to the page over a port. */
+export const portPostMessage = MessagePort.prototype.postMessage;
+export const portStart = MessagePort.prototype.start;
+export const addListener = EventTarget.prototype.addEventListener;
 
 export const atomicsLoad = Atomics.load;
 export const atomicsStore = Atomics.store;

@@ -5,7 +5,15 @@
  * tool code can neither post nor close unnoticed.
  */
 import type { WorkerToPage } from '../src/pool/protocol';
-import { apply, defineProperty, getPrototypeOf, hasOwn, workerGlobal, workerPostMessage } from './primordials';
+import {
+  apply,
+  defineProperty,
+  getPrototypeOf,
+  hasOwn,
+  portPostMessage,
+  workerGlobal,
+  workerPostMessage,
+} from './primordials';
 
 /**
  * Take the worker's `postMessage` for the server alone: the global and prototype ones are
@@ -24,6 +32,13 @@ export function takePostMessage(): (message: WorkerToPage) => void {
   }
   return (message) => {
     apply(workerPostMessage, workerGlobal, [message]);
+  };
+}
+
+/** Posting to the page over `port` (a worker hosted in a sandboxed frame), through the original method. */
+export function portPoster(port: MessagePort): (message: WorkerToPage) => void {
+  return (message) => {
+    apply(portPostMessage, port, [message]);
   };
 }
 

@@ -32,7 +32,8 @@ import { executeTool } from './execute-tool';
 import { installNetworkGuard, setNetworkPolicy } from './network-guard';
 import { Outbox } from './outbox';
 import { PageAsks } from './page-asks';
-import { takePostMessage, watchForDeath } from './realm-locks';
+import { addListener, apply, portStart } from './primordials';
+import { portPoster, takePostMessage, watchForDeath } from './realm-locks';
 import { asToolError, RunningCall } from './running-call';
 
 /**
@@ -49,7 +50,7 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
   // Normally installed when moat/worker was evaluated; never serve tools without it.
   installNetworkGuard();
   // Only the server speaks to the page: tool code cannot post (forged results, say).
-  const toPage = takePostMessage();
+  let toPage = takePostMessage();
   if (!Array.isArray(tools)) throw new TypeError(`serveTools takes a list of tools, got ${describeValue(tools)}`);
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
@@ -73,7 +74,8 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     },
   };
   let server: ToolServer | undefined;
-  self.addEventListener('message', (event: MessageEvent<PageToWorker>) => {
+  let framed: MessagePort | undefined;
+  const receive = (event: MessageEvent<PageToWorker>) => {
     // Only the page's messages: tool code could dispatch forged ones (a 'net' answer, say).
     if (!event.isTrusted) return;
     const message = event.data;
@@ -98,6 +100,18 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
       idempotent: tools.filter((t) => t.idempotent).map((t) => t.name),
       timeouts: Object.fromEntries(tools.flatMap((t) => (t.timeoutMs === undefined ? [] : [[t.name, t.timeoutMs]]))),
     });
+  };
+  self.addEventListener('message', (event: MessageEvent) => {
+    // A worker hosted in a sandboxed frame (the pool's `worker: { framed }`): before anything
+    // else, the frame hands it the port the page talks on. Everything then goes over that port.
+    if (event.isTrusted && !server && event.data === 'port' && event.ports[0] && !framed) {
+      framed = event.ports[0];
+      toPage = portPoster(framed);
+      apply(addListener, framed, ['message', receive]);
+      apply(portStart, framed, []);
+      return;
+    }
+    if (!framed) receive(event);
   });
 }
 
@@ -124,10 +138,15 @@ class ToolServer {
   /** Results, errors and deltas not posted yet, and (without shared memory) the started count. */
   readonly #outbox: Outbox;
   readonly #storeName: string | undefined;
+  /** Where the page serves the store, for a worker with no IndexedDB of its own (framed). */
+  readonly #storePort: MessagePort | undefined;
   /** The worker's store and the code to scope it, loaded when a tool first asks. */
   readonly #store = once(async () => {
     const code = await this.#hold(import('./store-code'));
-    return { code, store: code.openIndexedDBStore(this.#storeName as string) };
+    const store = this.#storePort
+      ? code.storeOverPort(this.#storePort)
+      : code.openIndexedDBStore(this.#storeName as string);
+    return { code, store };
   });
   #closing = false;
   #flushScheduled = false;
@@ -167,6 +186,7 @@ class ToolServer {
         (batch) => this.#receiveCalls(batch),
       );
     this.#storeName = config.store?.name;
+    this.#storePort = config.store?.port;
     this.#asks = new PageAsks(post);
     setNetworkPolicy(config.network, this.#asks.asker(config.network));
     watchForDeath((reason) => {

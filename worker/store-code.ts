@@ -5,3 +5,4 @@
  */
 export { openIndexedDBStore } from '../src/store/indexeddb-store';
 export { scopeStore } from '../src/store/scoped-store';
+export { storeOverPort } from '../src/store/store-port';

@@ -60,6 +60,8 @@ export class SandboxedFrame {
   readonly #iframe: HTMLIFrameElement;
   readonly #onWindowMessage: (event: MessageEvent) => void;
   #lastPong = 0;
+  /** The frame's script has run: from then on, silence means death. */
+  #loaded = false;
   #pingTimer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
   /** Called once, with the reason, when the frame breaks or stops answering; it is closed first. */
@@ -80,15 +82,21 @@ export class SandboxedFrame {
       if (event.source !== iframe.contentWindow || event.source === null) return;
       const m = event.data as { t?: string; reason?: string };
       if (m?.t === 'pong') this.#lastPong = performance.now();
-      else if (m?.t === 'loaded')
+      else if (m?.t === 'loaded' && !this.#loaded) {
+        this.#loaded = true;
+        this.#lastPong = performance.now();
         iframe.contentWindow?.postMessage({ t: 'init', ...options.worker }, '*', [channel.port2]);
-      else if (m?.t === 'broken') this.#die(String(m.reason));
+      } else if (m?.t === 'broken') this.#die(String(m.reason));
     };
     addEventListener('message', this.#onWindowMessage);
     (document.body ?? document.documentElement).append(iframe);
   }
 
-  /** Watch that the frame's process is alive (a crashed frame says nothing): pinged every 250 ms. */
+  /**
+   * Watch that the frame's process is alive (a crashed frame says nothing): pinged every 250 ms,
+   * dead after `deadMs` without an answer, counted from when its script ran (a process slow to
+   * start is the caller's start timeout to judge).
+   */
   watch(on: boolean, deadMs = 2_000): void {
     clearInterval(this.#pingTimer);
     this.#pingTimer = undefined;
@@ -96,7 +104,7 @@ export class SandboxedFrame {
     this.#lastPong = performance.now();
     let n = 0;
     this.#pingTimer = setInterval(() => {
-      if (performance.now() - this.#lastPong > deadMs) {
+      if (this.#loaded && performance.now() - this.#lastPong > deadMs) {
         this.#die('its process stopped answering (out of memory, most likely)');
         return;
       }

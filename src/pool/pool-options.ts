@@ -4,6 +4,7 @@
  */
 import { describeValue } from '../errors/moat-error';
 import { checkCount, checkDuration } from '../errors/option-checks';
+import { framedWorkers } from './framed-worker';
 import type { ResultFormat } from './protocol';
 import type { ToolResult } from './tool-result';
 
@@ -11,8 +12,14 @@ import type { ToolResult } from './tool-result';
 export type NetworkPolicy = 'allow' | 'deny' | ((url: string, api: string) => boolean);
 
 export interface WorkerPoolOptions {
-  /** Makes one tool worker: `() => new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' })`. */
-  worker: () => Worker;
+  /**
+   * Makes one tool worker: `() => new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' })`.
+   * Or `{ framed: url }`: each worker runs the tools module at `url` inside a sandboxed frame,
+   * in a process apart from the page's, so that a tool that exhausts memory cannot take the page
+   * down. The module is fetched from the frame's opaque origin (so served with CORS); the page
+   * serves the tools' `store` (an opaque origin has no IndexedDB); no shared memory.
+   */
+  worker: (() => Worker) | { framed: string | URL };
   /** Workers at most. Default: `navigator.hardwareConcurrency - 1`, at least 1. */
   size?: number;
   /** Per-call time limit from the moment the call is sent to a worker. Default 30,000 ms. */
@@ -122,14 +129,17 @@ export interface PoolConfig {
   quarantineWorkers: number;
   network: NetworkPolicy;
   store: string | undefined;
+  /** The workers run in sandboxed frames (`worker: { framed }`): the page serves their store. */
+  framed: boolean;
   /** The page can share memory with the workers (and may). */
   shared: boolean;
 }
 
 export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
-  if (typeof options?.worker !== 'function') {
+  const framed = framedScript(options?.worker);
+  if (typeof options?.worker !== 'function' && framed === undefined) {
     throw new TypeError(
-      `Expected \`worker\` to be a function that makes a Worker, got ${describeValue(options?.worker)}`,
+      `Expected \`worker\` to be a function that makes a Worker, or { framed: url }, got ${describeValue(options?.worker)}`,
     );
   }
   const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
@@ -141,7 +151,7 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
     throw new TypeError(`Expected \`store\` to be an IndexedDB database name, got ${describeValue(options.store)}`);
   }
   return {
-    make: options.worker,
+    make: framed === undefined ? (options.worker as () => Worker) : framedWorkers(framed, network === 'deny'),
     size: checkCount('size', options.size ?? Math.max(1, cores - 1), { min: 1 }),
     timeoutMs: checkDuration('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs),
     maxQueue: checkCount('maxQueue', options.maxQueue ?? DEFAULTS.maxQueue, { infinite: true }),
@@ -154,9 +164,26 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
     }),
     network,
     store: options.store,
+    framed: framed !== undefined,
+    // Memory is not shared across processes: a framed pool works as on a page without it.
     shared:
+      framed === undefined &&
       options.sharedMemory !== false &&
       typeof SharedArrayBuffer === 'function' &&
       globalThis.crossOriginIsolated === true,
   };
+}
+
+/** The tools module's absolute address, for `worker: { framed }`; undefined for a factory. */
+function framedScript(worker: unknown): string | undefined {
+  if (typeof worker !== 'object' || worker === null || !('framed' in worker)) return undefined;
+  const { framed } = worker as { framed: unknown };
+  if (!(framed instanceof URL) && (typeof framed !== 'string' || framed === ''))
+    throw new TypeError(`Expected \`worker.framed\` to be the tools module's URL, got ${describeValue(framed)}`);
+  const base = typeof document !== 'undefined' ? document.baseURI : undefined;
+  try {
+    return new URL(framed, base).href;
+  } catch {
+    throw new TypeError(`Expected \`worker.framed\` to be the tools module's URL, got ${describeValue(framed)}`);
+  }
 }

@@ -45,8 +45,11 @@ export type NetworkPolicyWire = { mode: 'allow' } | { mode: 'deny' } | { mode: '
 
 export interface WorkerConfig {
   network: NetworkPolicyWire;
-  /** The IndexedDB database tools get as `runtime.store` (the page opens the same one). */
-  store?: { name: string };
+  /**
+   * The IndexedDB database tools get as `runtime.store` (the page opens the same one). With
+   * `port`, the worker has no IndexedDB (a framed worker): the page serves the store on it.
+   */
+  store?: { name: string; port?: MessagePort };
   /**
    * An `Int32Array(1)` view: how many calls this worker has started, in the order received.
    * When a worker must be stopped, calls it never started go to another worker instead of

@@ -3,6 +3,7 @@ import { reviveError } from '../errors/serialize-error';
 import { postCalls } from './call-post';
 import { newDoorbellMemory } from './doorbell';
 import { DoorbellRing } from './doorbell-ring';
+import { FrameFailureEvent } from './framed-worker';
 import {
   type CallBatch,
   type CallRequest,
@@ -131,17 +132,20 @@ export class WorkerHandle {
       this.timeouts = timeoutsIn(message.timeouts);
       resolveReady(message.names);
     });
-    worker.addEventListener('error', (event) => {
+    worker.addEventListener('error', (event: ErrorEvent | FrameFailureEvent) => {
       event.preventDefault();
-      this.#fail(
-        event.message
-          ? `an uncaught error in the worker: ${event.message}`
-          : 'the worker script failed to load or crashed',
-      );
+      if (event instanceof FrameFailureEvent) this.#fail(event.reason);
+      else
+        this.#fail(
+          event.message
+            ? `an uncaught error in the worker: ${event.message}`
+            : 'the worker script failed to load or crashed',
+        );
     });
     worker.addEventListener('messageerror', () => this.#fail('a message from the worker could not be read'));
     const fullConfig: WorkerConfig = started && doorbell && stash ? { ...config, started, doorbell, stash } : config;
-    worker.postMessage({ t: 'hello', config: fullConfig, port: control.port2 } satisfies PageToWorker, [control.port2]);
+    const ports = config.store?.port ? [control.port2, config.store.port] : [control.port2];
+    worker.postMessage({ t: 'hello', config: fullConfig, port: control.port2 } satisfies PageToWorker, ports);
   }
 
   /**
@@ -174,6 +178,11 @@ export class WorkerHandle {
     }
     if ('error' in outcome) throw reviveError(outcome.error);
     return outcome.descriptors;
+  }
+
+  /** Call `fn` once the worker is gone (failed or stopped). */
+  whenGone(fn: () => void): void {
+    this.#gone.catch(fn);
   }
 
   get dead(): boolean {

@@ -13,6 +13,7 @@ import { CallClock } from './call-clock';
 import { CallLedger, NO_DEADLINE, type PendingCall } from './call-ledger';
 import { Fifo } from './fifo';
 import { answerNetwork, networkWire } from './network-answers';
+import { PageStoreHost } from './page-store-host';
 import {
   type CallOptions,
   type CallOutcome,
@@ -89,6 +90,8 @@ export class WorkerPool {
   readonly #network: NetworkPolicy;
   readonly #shared: boolean;
   readonly #store: string | undefined;
+  /** A framed pool's store, served by the page (its workers have no IndexedDB). */
+  readonly #storeHost: PageStoreHost | undefined;
   /** The shared workers, and the isolated ones that run quarantined calls one at a time. */
   readonly #workers: WorkerRoster<WorkerHandle>;
   readonly #queue = new Fifo<PendingCall>();
@@ -138,6 +141,7 @@ export class WorkerPool {
     this.#quarantine = new Quarantine(o.quarantineMs);
     this.#network = o.network;
     this.#store = o.store;
+    this.#storeHost = o.framed && o.store !== undefined ? new PageStoreHost(o.store) : undefined;
     this.#shared = o.shared;
   }
 
@@ -222,6 +226,7 @@ export class WorkerPool {
     for (const worker of this.#workers.clear()) worker.terminate('the pool was closed');
     this.#queue.clear();
     this.#quarantineQueue.clear();
+    this.#storeHost?.close();
   }
 
   // ── dispatch ─────────────────────────────────────────────────────────────────────────────
@@ -292,13 +297,18 @@ export class WorkerPool {
   #spawn(): WorkerHandle {
     const id = this.#nextWorkerId++;
     let handle: WorkerHandle;
+    const storeLink = this.#storeHost?.link();
     try {
       const worker = this.#make();
-      const config = this.#store
-        ? { network: networkWire(this.#network, this.#shared), store: { name: this.#store } }
-        : { network: networkWire(this.#network, this.#shared) };
+      const network = networkWire(this.#network, this.#shared);
+      const config =
+        this.#store === undefined
+          ? { network }
+          : { network, store: storeLink ? { name: this.#store, port: storeLink.port } : { name: this.#store } };
       handle = new WorkerHandle(id, worker, config, this.#events, this.#startTimeoutMs, this.#shared);
+      if (storeLink) handle.whenGone(storeLink.stop);
     } catch (error) {
+      storeLink?.stop();
       // The factory itself threw: fail what is queued rather than spin.
       const failure = startFailure(error);
       if (!this.#workers.alive) queueMicrotask(() => this.#failQueued(failure));

@@ -1,6 +1,7 @@
 import { openDB } from 'idb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeContract } from '../../test/store-contract';
+import storeToolsUrl from '../../test/workers/store.worker.ts?worker&url';
 import { StorePermissionError } from '../errors/store-permission-error';
 import { StoreQuotaError } from '../errors/store-quota-error';
 import { resultValue } from '../pool/tool-result';
@@ -177,10 +178,14 @@ describe('IndexedDB store: robustness', () => {
   });
 });
 
-describe('IndexedDB store: shared with tool workers', () => {
-  const storeWorker = () =>
-    new Worker(new URL('../../test/workers/store.worker.ts', import.meta.url), { type: 'module' });
-
+// A framed worker (its own process, an opaque origin: no IndexedDB) gets the page's store over a port.
+describe.each([
+  [
+    'tool workers',
+    () => new Worker(new URL('../../test/workers/store.worker.ts', import.meta.url), { type: 'module' }),
+  ],
+  ['framed tool workers', { framed: storeToolsUrl }],
+] as const)('IndexedDB store: shared with %s', (_, storeWorker) => {
   it('a value a tool writes in a worker is read on the page, and back', async () => {
     const { name, store } = fresh();
     const pool = createWorkerPool({ worker: storeWorker, size: 1, store: name });

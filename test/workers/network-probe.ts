@@ -237,6 +237,17 @@ async function attempt(door: string, url: string): Promise<string> {
     case 'dynamic-import':
       await import(/* @vite-ignore */ url);
       return 'imported';
+    // Not the network: the origin's own storage. `url` names a database the page made.
+    case 'origin-storage': {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(url);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const stores = [...db.objectStoreNames];
+      db.close();
+      return `stores ${stores.join(',')}; caches ${(await caches.keys()).join(',')}`;
+    }
     default:
       throw new Error(`unknown door ${door}`);
   }

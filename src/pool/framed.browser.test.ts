@@ -1,0 +1,134 @@
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { call } from '../../test/pool-helpers';
+import networkToolsUrl from '../../test/workers/network.worker.ts?worker&url';
+import toolsUrl from '../../test/workers/tools.worker.ts?worker&url';
+import { ToolExecutionError } from '../errors/tool-execution-error';
+import { ToolTimeoutError } from '../errors/tool-timeout-error';
+import { WorkerCrashedError } from '../errors/worker-crashed-error';
+import { WorkerStartError } from '../errors/worker-start-error';
+import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
+
+// Tools in a sandboxed frame: a process apart from the page (README, "Memory").
+
+let pool: WorkerPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+describe('a framed pool (worker: { framed })', () => {
+  it('serves the tools: specs, results, deltas, typed errors, time limits', async () => {
+    pool = createWorkerPool({ worker: { framed: toolsUrl }, size: 2, timeoutMs: 5_000 });
+    const names = (await pool.specs()).map((s) => s.name);
+    expect(names).toContain('add');
+    expect(await pool.call(call('add', { a: 2, b: 3 }))).toMatchObject({ content: '5', kind: 'json' });
+    const deltas: unknown[] = [];
+    const ticks = await pool.call(call('ticks', { n: 3 }), { onDelta: (d) => deltas.push(d) });
+    expect([deltas, ticks.content]).toEqual([[{ tick: 1 }, { tick: 2 }, { tick: 3 }], 'done after 3']);
+    await expect(pool.call(call('fail', { message: 'no' }))).rejects.toBeInstanceOf(ToolExecutionError);
+    await expect(pool.call(call('spin', { ms: 60_000 }), { timeoutMs: 300 })).rejects.toBeInstanceOf(ToolTimeoutError);
+    expect(await pool.call(call('add', { a: 1, b: 1 }))).toMatchObject({ content: '2' });
+    expect(pool.stats.restarted).toBe(1);
+  });
+
+  it('fails the calls of a frame whose process stops answering with WorkerCrashedError, then serves on a fresh one', async () => {
+    // Swallow the frames' answers to the page's pings, as a dead process would (a listener
+    // added before the pool's, which the window calls first).
+    let deaf = false;
+    const swallow = (event: MessageEvent) => {
+      if (deaf && (event.data as { t?: string })?.t === 'pong') event.stopImmediatePropagation();
+    };
+    addEventListener('message', swallow);
+    let outcome: unknown;
+    try {
+      pool = createWorkerPool({ worker: { framed: toolsUrl }, size: 1, timeoutMs: 30_000 });
+      expect(await pool.call(call('add', { a: 1, b: 2 }))).toMatchObject({ content: '3' });
+      deaf = true;
+      outcome = await pool.call(call('slow', { ms: 20_000 })).catch((e: Error) => e);
+    } finally {
+      removeEventListener('message', swallow);
+    }
+    expect(outcome).toBeInstanceOf(WorkerCrashedError);
+    expect((outcome as Error).message).toMatch(
+      /^The worker running 'slow' \(call call_\d+\) stopped: its frame's process stopped answering \(out of memory, most likely\)/,
+    );
+    expect(document.querySelectorAll('iframe[title="Moat tool worker"]')).toHaveLength(1);
+    expect(await pool.call(call('add', { a: 2, b: 2 }))).toMatchObject({ content: '4' });
+    expect(pool.stats.restarted).toBe(1);
+  });
+
+  it('fails its calls with WorkerStartError when the tools module cannot be loaded, and says why', async () => {
+    pool = createWorkerPool({ worker: { framed: '/no/such/tools.js' }, size: 1, timeoutMs: 5_000 });
+    const outcome = await pool.call(call('add', { a: 1, b: 2 })).catch((e: Error) => e);
+    expect(outcome).toBeInstanceOf(WorkerStartError);
+    expect((outcome as Error).message).toContain("its frame's worker could not load its script");
+    expect((outcome as Error).message).toContain('/no/such/tools.js');
+  });
+
+  it('removes its frames when closed', async () => {
+    pool = createWorkerPool({ worker: { framed: toolsUrl }, size: 2 });
+    await Promise.all([pool.call(call('add', { a: 1, b: 2 })), pool.call(call('add', { a: 1, b: 3 }))]);
+    expect(document.querySelectorAll('iframe[title="Moat tool worker"]').length).toBeGreaterThan(0);
+    await pool.close();
+    pool = undefined;
+    expect(document.querySelectorAll('iframe[title="Moat tool worker"]')).toHaveLength(0);
+  });
+});
+
+describe('a framed pool and the network', () => {
+  const probeUrl = inject('probeUrl');
+  const hits = async (): Promise<string[]> => (await fetch(`${probeUrl}/__hits`)).json();
+  const probe = async (door: string, path: string, network: 'allow' | 'deny') => {
+    pool = createWorkerPool({ worker: { framed: networkToolsUrl }, size: 1, network, timeoutMs: 10_000 });
+    return (await pool.call(call('probe', { door, url: `${probeUrl}${path}` }))).content;
+  };
+
+  beforeEach(async () => {
+    await fetch(`${probeUrl}/__reset`);
+  });
+
+  it("under 'deny' reaches nothing, dynamic import() included: the frame's policy closes it", async () => {
+    expect(await probe('fetch', '/framed-fetch', 'deny')).toMatch(/^blocked: NetworkDeniedError/);
+    await pool?.close();
+    expect(await probe('dynamic-import', '/framed-door.js', 'deny')).toMatch(/^blocked: /);
+    expect(await hits()).toEqual([]);
+  });
+
+  it("under 'allow' reaches servers that answer an opaque origin (CORS)", async () => {
+    expect(await probe('fetch', '/framed-ok', 'allow')).toMatch(/^reached/);
+    expect((await hits()).map((h) => h.split(' ')[1])).toContain('/framed-ok');
+  });
+});
+
+describe("a framed worker and the page's origin", () => {
+  it("cannot open the page's IndexedDB or caches, which a worker of the page can", async () => {
+    const name = `page-secrets-${Date.now()}`;
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onupgradeneeded = () => request.result.createObjectStore('secrets');
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error);
+    });
+    await caches.open(`${name}-cache`);
+    const look = async (worker: WorkerPoolOptions['worker']) => {
+      const looking = createWorkerPool({ worker, size: 1 });
+      try {
+        return (await looking.call(call('probe', { door: 'origin-storage', url: name }))).content;
+      } finally {
+        await looking.close();
+      }
+    };
+    try {
+      const plain = () =>
+        new Worker(new URL('../../test/workers/network.worker.ts', import.meta.url), { type: 'module' });
+      expect(await look(plain)).toContain(`reached: stores secrets; caches`);
+      expect(await look({ framed: networkToolsUrl })).toMatch(/^blocked: SecurityError: /);
+    } finally {
+      indexedDB.deleteDatabase(name);
+      await caches.delete(`${name}-cache`);
+    }
+  });
+});

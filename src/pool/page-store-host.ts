@@ -1,0 +1,40 @@
+/**
+ * A framed pool's store. Its workers run at an opaque origin, which has no IndexedDB: the page
+ * opens the database (on the first call a tool makes) and serves it to each worker over a port
+ * of its own (see `store-port.ts`). Tools see the same `runtime.store` as in any other pool.
+ */
+import { serveStoreOn } from '../store/store-port';
+import type { Store } from '../store/types';
+import { UpdateTurns } from '../store/update-turns';
+
+export class PageStoreHost {
+  readonly #name: string;
+  #store: Promise<Store> | undefined;
+  /** Shared by every worker's port: updates of one item from different workers take turns. */
+  readonly #turns = new UpdateTurns();
+
+  constructor(name: string) {
+    this.#name = name;
+  }
+
+  /** The port a worker gets in its `hello`, and how to stop serving it once the worker is gone. */
+  link(): { port: MessagePort; stop: () => void } {
+    const { port1, port2 } = new MessageChannel();
+    const stop = serveStoreOn(port1, () => this.#open(), this.#turns);
+    return { port: port2, stop };
+  }
+
+  /** Close the database, if a tool ever opened it. */
+  close(): void {
+    this.#store?.then(
+      (store) => store.close(),
+      () => {},
+    );
+  }
+
+  #open(): Promise<Store> {
+    // Loaded when first needed: a page whose tools never touch the store never loads its code.
+    this.#store ??= import('../store/indexeddb-store').then(({ openIndexedDBStore }) => openIndexedDBStore(this.#name));
+    return this.#store;
+  }
+}

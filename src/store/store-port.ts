@@ -1,0 +1,259 @@
+/**
+ * A store reached over a MessagePort. One end serves a real store (`serveStoreOn`); the other is
+ * a `Store` whose calls go through the port (`storeOverPort`). A tool worker hosted in a sandboxed
+ * frame gets the page's store this way: its opaque origin has no IndexedDB of its own.
+ *
+ * Errors cross as `SerializedError`s and come back as the classes they were (`StoreKeyError`…).
+ * `update` cannot send its updater (a function) across: the near end reads the item (taking the
+ * item's turn at the far end, see `UpdateTurns`), runs the updater, and asks the far end to write
+ * the result only if the value is still the one it read (compare and swap, in one transaction
+ * there), which ends the turn; if a writer outside the turns changed it, it reads again.
+ */
+import { MoatError } from '../errors/moat-error';
+import { reviveError, type SerializedError, serializeError } from '../errors/serialize-error';
+import type { JSONValue } from '../json/json-value';
+import type { ListNamespacesOptions, Store, StoreItem, StoreOp, StoreSearchOptions, StoreUpdater } from './types';
+import { UpdateTurns } from './update-turns';
+import {
+  checkKey,
+  checkListOptions,
+  checkNamespace,
+  checkOps,
+  checkSearchOptions,
+  checkUpdater,
+  checkValue,
+} from './validate';
+
+/** How many times an update reads again after losing a race before it gives up. */
+const UPDATE_RETRIES = 50;
+
+type Method = 'put' | 'get' | 'delete' | 'search' | 'listNamespaces' | 'batch' | 'read' | 'swap' | 'release';
+interface Ask {
+  id: number;
+  method: Method;
+  args: unknown[];
+}
+type Answer = { id: number; value: unknown } | { id: number; error: SerializedError };
+/** What a swap did: wrote (the new item, or undefined when it deleted), or found the value changed. */
+type SwapOutcome = { item: StoreItem | undefined } | { changed: true };
+/** A read for an update: the item, and the turn it holds at the far end (see `UpdateTurns`). */
+type ReadArgs = [namespace: string[], key: string];
+type ReadOutcome = { turn: number; item: StoreItem | undefined };
+type SwapArgs = [
+  turn: number,
+  namespace: string[],
+  key: string,
+  expected: string | null,
+  next: JSONValue | undefined,
+  options: { ttlMs?: number } | undefined,
+];
+
+const CHANGED = Symbol('changed');
+const METHODS = new Set<string>([
+  'put',
+  'get',
+  'delete',
+  'search',
+  'listNamespaces',
+  'batch',
+  'read',
+  'swap',
+  'release',
+]);
+
+/**
+ * Answer the store calls that come on `port` with `store` (made on the first call); `turns` are
+ * shared by every port that serves the same store. Returns a function that stops serving and
+ * closes the port (ending the turns it holds); the store itself is the caller's to close.
+ */
+export function serveStoreOn(
+  port: MessagePort,
+  store: () => Promise<Store>,
+  turns: UpdateTurns = new UpdateTurns(),
+): () => void {
+  /** The turns this port's updates hold, by number. */
+  const held = new Map<number, () => void>();
+  let turnCount = 0;
+  const endTurn = (turn: unknown) => {
+    held.get(turn as number)?.();
+    held.delete(turn as number);
+  };
+  const run = async (method: Method, args: unknown[]): Promise<unknown> => {
+    const s = await store();
+    switch (method) {
+      case 'put':
+        return s.put(...(args as Parameters<Store['put']>));
+      case 'get':
+        return s.get(...(args as Parameters<Store['get']>));
+      case 'delete':
+        return s.delete(...(args as Parameters<Store['delete']>));
+      case 'search':
+        return s.search(...(args as Parameters<Store['search']>));
+      case 'listNamespaces':
+        return s.listNamespaces(...(args as Parameters<Store['listNamespaces']>));
+      case 'batch':
+        return s.batch(...(args as Parameters<Store['batch']>));
+      case 'read': {
+        const [namespace, key] = args as ReadArgs;
+        const release = await turns.take(JSON.stringify([namespace, key]));
+        const turn = ++turnCount;
+        held.set(turn, release);
+        try {
+          return { turn, item: await s.get(namespace, key) } satisfies ReadOutcome;
+        } catch (error) {
+          endTurn(turn);
+          throw error;
+        }
+      }
+      case 'swap': {
+        const [turn, ...rest] = args as SwapArgs;
+        try {
+          return await swap(s, ...rest);
+        } finally {
+          endTurn(turn);
+        }
+      }
+      case 'release':
+        endTurn(args[0]);
+        return undefined;
+    }
+  };
+  const onMessage = (event: MessageEvent) => {
+    const ask = event.data as Ask;
+    if (typeof ask?.id !== 'number' || !METHODS.has(ask.method) || !Array.isArray(ask.args)) return;
+    run(ask.method, ask.args).then(
+      (value) => port.postMessage({ id: ask.id, value } satisfies Answer),
+      (error) => port.postMessage({ id: ask.id, error: serializeError(error) } satisfies Answer),
+    );
+  };
+  port.addEventListener('message', onMessage);
+  port.start();
+  return () => {
+    port.removeEventListener('message', onMessage);
+    port.close();
+    for (const turn of [...held.keys()]) endTurn(turn);
+  };
+}
+
+/** Write `next` if the item's value is still `expected` (its JSON; null: absent), atomically. */
+async function swap(
+  store: Store,
+  ...[namespace, key, expected, next, options]: SwapArgs extends [number, ...infer Rest] ? Rest : never
+): Promise<SwapOutcome> {
+  try {
+    const item = await store.update(
+      namespace,
+      key,
+      (current) => {
+        if ((current === undefined ? null : JSON.stringify(current)) !== expected) throw CHANGED;
+        return next;
+      },
+      options,
+    );
+    return { item };
+  } catch (error) {
+    if (error === CHANGED) return { changed: true };
+    throw error;
+  }
+}
+
+/** A `Store` whose calls are served at the other end of `port` (see `serveStoreOn`). */
+export function storeOverPort(port: MessagePort): Store {
+  return new PortStore(port);
+}
+
+class PortStore implements Store {
+  readonly #port: MessagePort;
+  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+  #asks = 0;
+
+  constructor(port: MessagePort) {
+    this.#port = port;
+    port.addEventListener('message', (event: MessageEvent) => {
+      const answer = event.data as Answer;
+      const waiting = this.#pending.get(answer?.id);
+      if (!waiting) return;
+      this.#pending.delete(answer.id);
+      if ('error' in answer) waiting.reject(reviveError(answer.error));
+      else waiting.resolve(answer.value);
+    });
+    port.start();
+  }
+
+  #ask<T>(method: Method, args: unknown[]): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const id = ++this.#asks;
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      try {
+        this.#port.postMessage({ id, method, args } satisfies Ask);
+      } catch (error) {
+        // Not cloneable (a function among the values, say): the store would refuse it too.
+        this.#pending.delete(id);
+        reject(error);
+      }
+    });
+  }
+
+  // Values are checked here too: one that cannot cross the port gets the store's own error.
+  async put(namespace: string[], key: string, value: JSONValue, options?: { ttlMs?: number }): Promise<void> {
+    checkNamespace(namespace);
+    checkKey(key);
+    checkValue(value);
+    return this.#ask('put', [namespace, key, value, options]);
+  }
+
+  get(namespace: string[], key: string): Promise<StoreItem | undefined> {
+    return this.#ask('get', [namespace, key]);
+  }
+
+  delete(namespace: string[], key: string): Promise<void> {
+    return this.#ask('delete', [namespace, key]);
+  }
+
+  async update(
+    namespace: string[],
+    key: string,
+    updater: StoreUpdater,
+    options?: { ttlMs?: number },
+  ): Promise<StoreItem | undefined> {
+    checkUpdater(updater);
+    for (let tries = 0; tries <= UPDATE_RETRIES; tries++) {
+      const read: ReadArgs = [namespace, key];
+      const { turn, item: current } = await this.#ask<ReadOutcome>('read', read);
+      let next: JSONValue | undefined;
+      try {
+        next = updater(current?.value);
+        if (next !== undefined) checkValue(next);
+      } catch (error) {
+        void this.#ask('release', [turn]).catch(() => {});
+        throw error;
+      }
+      const expected = current === undefined ? null : JSON.stringify(current.value);
+      const swap: SwapArgs = [turn, namespace, key, expected, next, options];
+      const outcome = await this.#ask<SwapOutcome>('swap', swap);
+      if ('item' in outcome) return outcome.item;
+    }
+    throw new MoatError({
+      message: `The item ${JSON.stringify(key)} in [${namespace.join(', ')}] changed under every one of ${UPDATE_RETRIES + 1} tries to update it`,
+    });
+  }
+
+  async search(namespacePrefix: string[], options?: StoreSearchOptions): Promise<StoreItem[]> {
+    checkNamespace(namespacePrefix, { allowEmpty: true });
+    checkSearchOptions(options);
+    return this.#ask('search', [namespacePrefix, options]);
+  }
+
+  async listNamespaces(options?: ListNamespacesOptions): Promise<string[][]> {
+    checkListOptions(options);
+    return this.#ask('listNamespaces', [options]);
+  }
+
+  async batch(ops: readonly StoreOp[]): Promise<(StoreItem | undefined)[]> {
+    checkOps(ops);
+    return this.#ask('batch', [ops]);
+  }
+
+  /** The far end owns the store: nothing to release here. */
+  close(): void {}
+}
