@@ -106,6 +106,16 @@ describe('the loop', () => {
     expect(events.some((e) => e.type === 'tool-input-delta' && 'partialArgs' in e)).toBe(true);
   });
 
+  it('gets call ids from a scripted model that a new instance never repeats (a thread restored after a reload)', async () => {
+    const ids = async () =>
+      (await agentWith(mathModel()).run('3 * 12 and 11 + 49')).messages
+        .filter((m): m is ToolMessage => isToolMessage(m))
+        .map((m) => m.toolCallId);
+    const [first, second] = [await ids(), await ids()];
+    expect(first).toHaveLength(2);
+    expect(new Set([...first, ...second]).size).toBe(4);
+  });
+
   it('starts a call the moment its arguments close, while the model still writes the next', async () => {
     const types: string[] = [];
     for await (const e of agentWith(mathModel({ delayMs: 2 })).stream('Go')) {

@@ -43,6 +43,9 @@ export function scriptedModel(
   const chunkSize = checkCount('chunkSize', options.chunkSize ?? 4, { min: 1 });
   const delayMs = checkCount('delayMs', options.delayMs ?? 0);
   let turns = 0;
+  // Ids unique beyond this instance: a conversation restored from a checkpoint keeps the ids of
+  // its earlier calls, and a page reloaded makes a new model whose count starts again.
+  const instance = Math.random().toString(36).slice(2, 8);
   return {
     provider: 'scripted',
     modelId: options.name ?? 'scripted',
@@ -50,7 +53,7 @@ export function scriptedModel(
       const request = resolveRequest({}, input);
       return modelStream('scripted', request.signal, async (signal) => {
         const turn = await respond(request.messages, request);
-        const chunks = chunksOf(checkTurn(turn), `scripted-${++turns}`, chunkSize, request);
+        const chunks = chunksOf(checkTurn(turn), `scripted-${instance}-${++turns}`, chunkSize, request);
         const decoder = new OpenAIChatDecoder();
         async function* parts(): AsyncGenerator<StreamPart> {
           for (const chunk of chunks) {
