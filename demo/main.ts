@@ -15,6 +15,8 @@ import {
 } from 'moat';
 import { SUGGESTIONS } from './model/offline-rules';
 import { describeModel, explainFailure, loadSettings, type ModelSettings, modelFrom } from './model/settings';
+// The same tools module, as a script a sandboxed frame can load (`?tools=framed`, below).
+import framedToolsUrl from './tools/csp-tools.worker.ts?worker&url';
 import { ChatView } from './ui/chat-view';
 import { h } from './ui/dom';
 import { setUpSettingsDialog } from './ui/settings-dialog';
@@ -36,8 +38,17 @@ const toolTimeoutMs = params.has('toolTimeoutMs') ? Number(params.get('toolTimeo
 const POOL_SIZE = 2;
 const CURRENT = 'moat-demo-current-thread';
 
+/**
+ * `?tools=framed`: each tool worker runs in a sandboxed frame, a process apart from the page's,
+ * so that a tool that exhausts memory takes down only that process (README, "Memory"). The
+ * frame loads the tools script from an opaque origin: the server must answer it with CORS, as
+ * GitHub Pages does (`npm start` does not).
+ */
+const framedTools = params.get('tools') === 'framed';
 const pool = createWorkerPool({
-  worker: () => new Worker(new URL('./tools/csp-tools.worker.ts', import.meta.url), { type: 'module' }),
+  worker: framedTools
+    ? { framed: framedToolsUrl }
+    : () => new Worker(new URL('./tools/csp-tools.worker.ts', import.meta.url), { type: 'module' }),
   size: POOL_SIZE,
   timeoutMs: 20_000,
   network: 'deny',

@@ -65,20 +65,26 @@ test('fetch_url is denied by the pool, with the reason on its card', async ({ pa
   await expect(lastAnswer(page)).toContainText('The request never left the worker');
 });
 
-test('a tool that hangs is stopped by its time limit; its worker is replaced and the next call works', async ({
-  page,
-}) => {
-  await page.goto('./?toolTimeoutMs=1500');
-  await ask(page, 'Run a busy loop for 600 seconds');
-  const card = cards(page, 'busy_loop');
-  await expect(card).toHaveAttribute('data-status', 'running');
-  await expect(card).toHaveAttribute('data-status', 'error', { timeout: 10_000 });
-  await expect(card.getByTestId('tool-result')).toContainText('timed out after 1500 ms');
-  await expect(page.getByTestId('workers')).toContainText('1 restarted');
-  await idle(page);
-  await ask(page, 'What is 6 * 7?');
-  await expect(lastAnswer(page)).toContainText('6 * 7 = 42');
-});
+// Also with `?tools=framed`: each tool worker in a sandboxed frame of another process (README, "Memory").
+for (const [where, query] of [
+  ['', ''],
+  [' (tools in sandboxed frames)', '&tools=framed'],
+]) {
+  test(`a tool that hangs is stopped by its time limit; its worker is replaced and the next call works${where}`, async ({
+    page,
+  }) => {
+    await page.goto(`./?toolTimeoutMs=1500${query}`);
+    await ask(page, 'Run a busy loop for 600 seconds');
+    const card = cards(page, 'busy_loop');
+    await expect(card).toHaveAttribute('data-status', 'running');
+    await expect(card).toHaveAttribute('data-status', 'error', { timeout: 10_000 });
+    await expect(card.getByTestId('tool-result')).toContainText('timed out after 1500 ms');
+    await expect(page.getByTestId('workers')).toContainText('1 restarted');
+    await idle(page);
+    await ask(page, 'What is 6 * 7?');
+    await expect(lastAnswer(page)).toContainText('6 * 7 = 42');
+  });
+}
 
 test('a tool streams its output to its card as it works', async ({ page }) => {
   await recordTexts(page, '.tool-output');

@@ -1,6 +1,7 @@
 /**
  * The built demo (`dist-demo/`) on a plain static server under a sub-path, as GitHub Pages
- * serves a project site: no cross-origin isolation headers, no CSP, nothing special.
+ * serves a project site: no cross-origin isolation headers, no CSP, and, as GitHub Pages does,
+ * `Access-Control-Allow-Origin: *` (the demo's `?tools=framed` loads its tools from an opaque origin).
  * `node --import tsx e2e/serve-demo.ts [port] [base] [isolated]` (defaults 4173, /moat/): with
  * `isolated`, every response carries COOP and COEP, and the page is cross-origin isolated (as
  * `npm start` serves it).
@@ -12,10 +13,12 @@ import { extname, join, normalize, resolve } from 'node:path';
 const port = Number(process.argv[2] ?? 4173);
 const base = process.argv[3] ?? '/moat/';
 const root = resolve(import.meta.dirname, '../dist-demo');
-const headers: Record<string, string> =
-  process.argv[4] === 'isolated'
+const headers: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  ...(process.argv[4] === 'isolated'
     ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }
-    : {};
+    : {}),
+};
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

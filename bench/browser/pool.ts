@@ -3,8 +3,9 @@
  * cold start, recovery after a timeout, a 1 MB result, and long tasks on the page while a tool
  * burns CPU.
  */
-import { createWorkerPool, type WorkerPool } from '../../src/pool/worker-pool';
+import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from '../../src/pool/worker-pool';
 import { type BenchCase, time } from '../case';
+import poolToolsMiniUrl from '../workers/pool-tools-mini.worker.ts?worker&url';
 import { COLD_START_PAUSE_MS } from './anchors';
 
 const ROUND_TRIPS = 200;
@@ -26,8 +27,14 @@ async function warmPool(size: number, options = {}): Promise<WorkerPool> {
   return pool;
 }
 
+/** The same tools in sandboxed frames (`worker: { framed }`): a process apart from the page's. */
+const FRAMED = { worker: { framed: poolToolsMiniUrl } };
+
 /** A cold start: createWorkerPool to the end of its first operation. */
-async function cold(worker: () => Worker, first: (pool: WorkerPool) => Promise<unknown>): Promise<number> {
+async function cold(
+  worker: WorkerPoolOptions['worker'],
+  first: (pool: WorkerPool) => Promise<unknown>,
+): Promise<number> {
   let pool: WorkerPool | undefined;
   const elapsed = await time(() => {
     pool = createWorkerPool({ worker, size: 1 });
@@ -38,7 +45,7 @@ async function cold(worker: () => Worker, first: (pool: WorkerPool) => Promise<u
 }
 
 /** createWorkerPool to the first result. */
-const firstResult = (worker: () => Worker) =>
+const firstResult = (worker: WorkerPoolOptions['worker']) =>
   cold(worker, (pool) => pool.call({ id: 'first', name: 'noop', args: { i: 1 } }));
 
 /** Without shared memory: the pool's code path on a page that is not cross-origin isolated. */
@@ -72,15 +79,29 @@ function throughput(size: number, unshared = false): BenchCase {
   };
 }
 
-function callRtt(unshared: boolean): BenchCase {
+/** Where the pool's one worker runs: shared memory on, off, or in a sandboxed frame (another process). */
+type RttVariant = 'shared' | 'unshared' | 'framed';
+const RTT_VARIANTS = {
+  shared: { suffix: '', options: {}, target: { max: 1.3 }, note: '' },
+  unshared: { suffix: '-unshared', options: UNSHARED, target: { max: 1.3 }, note: `.${UNSHARED_NOTE}` },
+  framed: {
+    suffix: '-framed',
+    options: FRAMED,
+    target: undefined,
+    note: '. In a framed pool (worker: { framed }): the worker in a sandboxed frame, another process, no shared memory. No target: the price of process isolation',
+  },
+} as const;
+
+function callRtt(variant: RttVariant): BenchCase {
+  const v = RTT_VARIANTS[variant];
   return {
-    name: `pool/call-rtt${unshared ? '-unshared' : ''}`,
+    name: `pool/call-rtt${v.suffix}`,
     unit: 'ms',
     anchor: 'anchor/postmessage-rtt',
-    target: { max: 1.3 },
-    note: `one trivial tool call through a warm pool (validated with zod, converted, revived), mean of ${ROUND_TRIPS} sequential calls${unshared ? `.${UNSHARED_NOTE}` : ''}`,
+    ...(v.target ? { target: v.target } : {}),
+    note: `one trivial tool call through a warm pool (validated with zod, converted, revived), mean of ${ROUND_TRIPS} sequential calls${v.note}`,
     async setup() {
-      const pool = await warmPool(1, unshared ? UNSHARED : {});
+      const pool = await warmPool(1, v.options);
       return {
         sample: async () =>
           (await time(async () => {
@@ -174,8 +195,9 @@ function storm(kind: 'calm' | 'storm', unshared: boolean): BenchCase {
 }
 
 export const poolCases: BenchCase[] = [
-  callRtt(false),
-  callRtt(true),
+  callRtt('shared'),
+  callRtt('unshared'),
+  callRtt('framed'),
   protocolFloorRtt,
   throughput(1),
   throughput(2),
@@ -195,6 +217,17 @@ export const poolCases: BenchCase[] = [
     pauseMs: COLD_START_PAUSE_MS,
     note: 'createWorkerPool to the first result: worker start, module load (moat/worker, zod/mini tools), handshake, one call',
     setup: () => ({ sample: () => firstResult(poolWorker) }),
+  },
+  {
+    name: 'pool/cold-start-framed',
+    unit: 'ms',
+    anchor: 'anchor/worker-cold-start',
+    repeat: 25,
+    pauseMs: COLD_START_PAUSE_MS,
+    note: 'pool/cold-start with the worker in a sandboxed frame (worker: { framed }): the frame and its process, a classic loader worker, the module imported across origins (CORS), handshake over a MessagePort, one call. No target: the price of process isolation',
+    setup: () => ({
+      sample: () => cold(FRAMED.worker, (pool) => pool.call({ id: 'first', name: 'noop', args: { i: 1 } })),
+    }),
   },
   {
     name: 'pool/cold-start-vs-zod-worker',

@@ -154,7 +154,8 @@ serveTools([
     name: 'hog_memory',
     description: 'Allocate memory without end (shows what a time limit does for the page).',
     input: z.object({}),
-    // Chromium gives a page's workers the page's memory: without a limit, this takes the page down.
+    // Chromium gives a page's workers the page's memory: without a limit, this takes the page down
+    // (framed, `?tools=framed`, only the frame's process).
     timeoutMs: 1_500,
     run: () => {
       const hoard: number[][] = [];

@@ -1,0 +1,32 @@
+import { ask, cards, expect, idle, lastAnswer, test } from './fixtures';
+
+// The demo with `?tools=framed`: every tool worker runs in a sandboxed frame, a process apart
+// from the page's; the page serves the tools' note store (README, "Memory").
+
+test('tools in sandboxed frames answer: parallel results, notes kept by the page, a denied fetch', async ({
+  page,
+  expectConsoleErrors: _,
+}) => {
+  await page.goto('./?tools=framed');
+  await ask(page, 'What is 3 * 12? Also, what is 11 + 49?');
+  const calc = cards(page, 'calculator');
+  await expect(calc.nth(0).getByTestId('tool-result')).toContainText('"result": 36');
+  await expect(calc.nth(1).getByTestId('tool-result')).toContainText('"result": 60');
+  await idle(page);
+  expect(await page.locator('iframe[title="Moat tool worker"]').count()).toBeGreaterThan(0);
+
+  await ask(page, 'Remember that my favourite tea is sencha');
+  await expect(cards(page, 'remember')).toHaveAttribute('data-status', 'done');
+  await idle(page);
+  // Written through the page: the page's own IndexedDB holds it, and a reload (new frames) reads it.
+  await page.reload();
+  await ask(page, 'What do you remember about tea?');
+  await expect(lastAnswer(page)).toContainText('my favourite tea: my favourite tea is sencha');
+  await idle(page);
+
+  await ask(page, 'Fetch https://example.com/');
+  await expect(cards(page, 'fetch_url').getByTestId('tool-result')).toContainText(
+    "Network access denied by the pool's policy: fetch https://example.com/ (policy 'deny')",
+  );
+  await idle(page);
+});
