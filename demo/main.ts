@@ -9,6 +9,7 @@ import {
   createAgent,
   createCodeSandbox,
   createWorkerPool,
+  framedWorkers,
   openIndexedDBCheckpointer,
   type ToolCall,
   ToolInvoker,
@@ -47,7 +48,7 @@ const CURRENT = 'moat-demo-current-thread';
 const framedTools = params.get('tools') === 'framed';
 const pool = createWorkerPool({
   worker: framedTools
-    ? { framed: framedToolsUrl }
+    ? framedWorkers(framedToolsUrl)
     : () => new Worker(new URL('./tools/csp-tools.worker.ts', import.meta.url), { type: 'module' }),
   size: POOL_SIZE,
   timeoutMs: 20_000,

@@ -3,6 +3,7 @@
  * cold start, recovery after a timeout, a 1 MB result, and long tasks on the page while a tool
  * burns CPU.
  */
+import { framedWorkers } from '../../src/pool/framed-worker';
 import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from '../../src/pool/worker-pool';
 import { type BenchCase, time } from '../case';
 import poolToolsMiniUrl from '../workers/pool-tools-mini.worker.ts?worker&url';
@@ -27,8 +28,8 @@ async function warmPool(size: number, options = {}): Promise<WorkerPool> {
   return pool;
 }
 
-/** The same tools in sandboxed frames (`worker: { framed }`): a process apart from the page's. */
-const FRAMED = { worker: { framed: poolToolsMiniUrl } };
+/** The same tools in sandboxed frames (`worker: framedWorkers(url)`): a process apart from the page's. */
+const FRAMED = { worker: framedWorkers(poolToolsMiniUrl) };
 
 /** A cold start: createWorkerPool to the end of its first operation. */
 async function cold(
@@ -88,7 +89,7 @@ const RTT_VARIANTS = {
     suffix: '-framed',
     options: FRAMED,
     target: undefined,
-    note: '. In a framed pool (worker: { framed }): the worker in a sandboxed frame, another process, no shared memory. No target: the price of process isolation',
+    note: '. In a framed pool (worker: framedWorkers(url)): the worker in a sandboxed frame, another process, no shared memory. No target: the price of process isolation',
   },
 } as const;
 

@@ -1,10 +1,14 @@
 /**
- * A tool worker in a process of its own (the pool's `worker: { framed: url }`): a sandboxed frame
- * (see `SandboxedFrame`) runs the tools module in a worker, and this stands in for a `Worker` on
- * the page, so the pool drives it the same way. A tool that exhausts memory takes down the
- * frame's process, not the page's: the pool sees the frame stop answering, as a crashed worker.
+ * Tool workers in a process of their own (`createWorkerPool({ worker: framedWorkers(url) })`): a
+ * sandboxed frame (see `SandboxedFrame`) runs the tools module in a worker, and `FramedWorker`
+ * stands in for a `Worker` on the page, so the pool drives it the same way. A tool that exhausts
+ * memory takes down the frame's process, not the page's: the pool sees the frame stop answering,
+ * as a crashed worker. Only a page that calls `framedWorkers` loads any of this.
  */
+import { describeValue } from '../errors/moat-error';
 import { SandboxedFrame } from '../frame/sandboxed-frame';
+import { PageStoreHost } from './page-store-host';
+import type { WorkerHost } from './pool-options';
 
 /** How often a framed worker's process must answer while it lives, at most (see `SandboxedFrame.watch`). */
 const FRAME_DEAD_MS = 2_000;
@@ -28,10 +32,37 @@ export function framedWorkerCsp(scriptUrl: string, networkDenied: boolean): stri
   return `default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob: ${origin}; worker-src blob:; connect-src ${connect}; base-uri 'none'; form-action 'none'`;
 }
 
-/** Makes framed workers for the module at `scriptUrl` (absolute). */
-export function framedWorkers(scriptUrl: string, networkDenied: boolean): () => Worker {
-  const csp = framedWorkerCsp(scriptUrl, networkDenied);
-  return () => new FramedWorker(scriptUrl, csp) as unknown as Worker;
+/**
+ * Each worker of the pool runs the tools module at `url` inside a sandboxed frame, in a process
+ * apart from the page's, so that a tool that exhausts memory cannot take the page down. The
+ * module is fetched from the frame's opaque origin (so it must be served with CORS); the page
+ * serves the tools' `store` (an opaque origin has no IndexedDB); no shared memory.
+ *
+ * @example
+ * import toolsUrl from './tools.worker.ts?worker&url'; // Vite: the built worker script's address
+ * const pool = createWorkerPool({ worker: framedWorkers(toolsUrl), store: 'my-app-memory' });
+ */
+export function framedWorkers(url: string | URL): WorkerHost {
+  const scriptUrl = absoluteUrl(url);
+  return {
+    kind: 'framed',
+    factory: (networkDenied) => {
+      const csp = framedWorkerCsp(scriptUrl, networkDenied);
+      return () => new FramedWorker(scriptUrl, csp) as unknown as Worker;
+    },
+    storeHost: (name) => new PageStoreHost(name),
+  };
+}
+
+/** The tools module's absolute address (a relative one is read against the page's). */
+function absoluteUrl(url: unknown): string {
+  const bad = () => new TypeError(`Expected framedWorkers to get the tools module's URL, got ${describeValue(url)}`);
+  if (!(url instanceof URL) && (typeof url !== 'string' || url === '')) throw bad();
+  try {
+    return new URL(url, typeof document !== 'undefined' ? document.baseURI : undefined).href;
+  } catch {
+    throw bad();
+  }
 }
 
 /**

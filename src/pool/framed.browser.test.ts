@@ -6,6 +6,7 @@ import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
+import { framedWorkers } from './framed-worker';
 import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
 
 // Tools in a sandboxed frame: a process apart from the page (README, "Memory").
@@ -16,9 +17,9 @@ afterEach(async () => {
   pool = undefined;
 });
 
-describe('a framed pool (worker: { framed })', () => {
+describe('a framed pool (worker: framedWorkers(url))', () => {
   it('serves the tools: specs, results, deltas, typed errors, time limits', async () => {
-    pool = createWorkerPool({ worker: { framed: toolsUrl }, size: 2, timeoutMs: 5_000 });
+    pool = createWorkerPool({ worker: framedWorkers(toolsUrl), size: 2, timeoutMs: 5_000 });
     const names = (await pool.specs()).map((s) => s.name);
     expect(names).toContain('add');
     expect(await pool.call(call('add', { a: 2, b: 3 }))).toMatchObject({ content: '5', kind: 'json' });
@@ -41,7 +42,7 @@ describe('a framed pool (worker: { framed })', () => {
     addEventListener('message', swallow);
     let outcome: unknown;
     try {
-      pool = createWorkerPool({ worker: { framed: toolsUrl }, size: 1, timeoutMs: 30_000 });
+      pool = createWorkerPool({ worker: framedWorkers(toolsUrl), size: 1, timeoutMs: 30_000 });
       expect(await pool.call(call('add', { a: 1, b: 2 }))).toMatchObject({ content: '3' });
       deaf = true;
       outcome = await pool.call(call('slow', { ms: 20_000 })).catch((e: Error) => e);
@@ -58,7 +59,7 @@ describe('a framed pool (worker: { framed })', () => {
   });
 
   it('fails its calls with WorkerStartError when the tools module cannot be loaded, and says why', async () => {
-    pool = createWorkerPool({ worker: { framed: '/no/such/tools.js' }, size: 1, timeoutMs: 5_000 });
+    pool = createWorkerPool({ worker: framedWorkers('/no/such/tools.js'), size: 1, timeoutMs: 5_000 });
     const outcome = await pool.call(call('add', { a: 1, b: 2 })).catch((e: Error) => e);
     expect(outcome).toBeInstanceOf(WorkerStartError);
     expect((outcome as Error).message).toContain("its frame's worker could not load its script");
@@ -66,7 +67,7 @@ describe('a framed pool (worker: { framed })', () => {
   });
 
   it('removes its frames when closed', async () => {
-    pool = createWorkerPool({ worker: { framed: toolsUrl }, size: 2 });
+    pool = createWorkerPool({ worker: framedWorkers(toolsUrl), size: 2 });
     await Promise.all([pool.call(call('add', { a: 1, b: 2 })), pool.call(call('add', { a: 1, b: 3 }))]);
     expect(document.querySelectorAll('iframe[title="Moat tool worker"]').length).toBeGreaterThan(0);
     await pool.close();
@@ -79,7 +80,7 @@ describe('a framed pool and the network', () => {
   const probeUrl = inject('probeUrl');
   const hits = async (): Promise<string[]> => (await fetch(`${probeUrl}/__hits`)).json();
   const probe = async (door: string, path: string, network: 'allow' | 'deny') => {
-    pool = createWorkerPool({ worker: { framed: networkToolsUrl }, size: 1, network, timeoutMs: 10_000 });
+    pool = createWorkerPool({ worker: framedWorkers(networkToolsUrl), size: 1, network, timeoutMs: 10_000 });
     return (await pool.call(call('probe', { door, url: `${probeUrl}${path}` }))).content;
   };
 
@@ -125,7 +126,7 @@ describe("a framed worker and the page's origin", () => {
       const plain = () =>
         new Worker(new URL('../../test/workers/network.worker.ts', import.meta.url), { type: 'module' });
       expect(await look(plain)).toContain(`reached: stores secrets; caches`);
-      expect(await look({ framed: networkToolsUrl })).toMatch(/^blocked: SecurityError: /);
+      expect(await look(framedWorkers(networkToolsUrl))).toMatch(/^blocked: SecurityError: /);
     } finally {
       indexedDB.deleteDatabase(name);
       await caches.delete(`${name}-cache`);

@@ -1,3 +1,4 @@
+export { framedWorkers } from './framed-worker';
 export type { CallResult, NetworkPolicyWire, ResultFormat, ToolDescriptor } from './protocol';
 export { resultValue, type ToolResult } from './tool-result';
 export { workerContentSecurityPolicy } from './worker-csp';
@@ -7,6 +8,8 @@ export {
   createWorkerPool,
   type NetworkPolicy,
   type PoolStats,
+  type StoreHost,
+  type WorkerHost,
   WorkerPool,
   type WorkerPoolOptions,
 } from './worker-pool';

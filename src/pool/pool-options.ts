@@ -4,22 +4,37 @@
  */
 import { describeValue } from '../errors/moat-error';
 import { checkCount, checkDuration } from '../errors/option-checks';
-import { framedWorkers } from './framed-worker';
 import type { ResultFormat } from './protocol';
 import type { ToolResult } from './tool-result';
 
 /** Which URLs tool code may reach: all, none, or those the function allows (evaluated on the page). */
 export type NetworkPolicy = 'allow' | 'deny' | ((url: string, api: string) => boolean);
 
+/**
+ * Workers the pool does not make with a plain factory (`framedWorkers`): how to make them, and
+ * how to serve them the store when they cannot open IndexedDB themselves.
+ */
+export interface WorkerHost {
+  readonly kind: 'framed';
+  /** The worker factory, for a pool whose network policy is (or is not) `'deny'`. */
+  factory(networkDenied: boolean): () => Worker;
+  /** Serves the IndexedDB database `name` to the workers, one port each. */
+  storeHost(name: string): StoreHost;
+}
+
+export interface StoreHost {
+  /** A port for one worker's `hello`, and how to stop serving it once the worker is gone. */
+  link(): { port: MessagePort; stop: () => void };
+  close(): void;
+}
+
 export interface WorkerPoolOptions {
   /**
    * Makes one tool worker: `() => new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' })`.
-   * Or `{ framed: url }`: each worker runs the tools module at `url` inside a sandboxed frame,
-   * in a process apart from the page's, so that a tool that exhausts memory cannot take the page
-   * down. The module is fetched from the frame's opaque origin (so served with CORS); the page
-   * serves the tools' `store` (an opaque origin has no IndexedDB); no shared memory.
+   * Or `framedWorkers(url)`: each worker runs the tools module at `url` inside a sandboxed frame,
+   * in a process apart from the page's (see `framedWorkers`).
    */
-  worker: (() => Worker) | { framed: string | URL };
+  worker: (() => Worker) | WorkerHost;
   /** Workers at most. Default: `navigator.hardwareConcurrency - 1`, at least 1. */
   size?: number;
   /** Per-call time limit from the moment the call is sent to a worker. Default 30,000 ms. */
@@ -129,17 +144,17 @@ export interface PoolConfig {
   quarantineWorkers: number;
   network: NetworkPolicy;
   store: string | undefined;
-  /** The workers run in sandboxed frames (`worker: { framed }`): the page serves their store. */
-  framed: boolean;
+  /** Serves the store to workers that cannot open it (framed ones); undefined for the others. */
+  storeHost: StoreHost | undefined;
   /** The page can share memory with the workers (and may). */
   shared: boolean;
 }
 
 export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
-  const framed = framedScript(options?.worker);
-  if (typeof options?.worker !== 'function' && framed === undefined) {
+  const host = isWorkerHost(options?.worker) ? options.worker : undefined;
+  if (typeof options?.worker !== 'function' && host === undefined) {
     throw new TypeError(
-      `Expected \`worker\` to be a function that makes a Worker, or { framed: url }, got ${describeValue(options?.worker)}`,
+      `Expected \`worker\` to be a function that makes a Worker, or framedWorkers(url), got ${describeValue(options?.worker)}`,
     );
   }
   const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
@@ -151,7 +166,7 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
     throw new TypeError(`Expected \`store\` to be an IndexedDB database name, got ${describeValue(options.store)}`);
   }
   return {
-    make: framed === undefined ? (options.worker as () => Worker) : framedWorkers(framed, network === 'deny'),
+    make: host === undefined ? (options.worker as () => Worker) : host.factory(network === 'deny'),
     size: checkCount('size', options.size ?? Math.max(1, cores - 1), { min: 1 }),
     timeoutMs: checkDuration('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs),
     maxQueue: checkCount('maxQueue', options.maxQueue ?? DEFAULTS.maxQueue, { infinite: true }),
@@ -164,26 +179,22 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
     }),
     network,
     store: options.store,
-    framed: framed !== undefined,
+    storeHost: host !== undefined && options.store !== undefined ? host.storeHost(options.store) : undefined,
     // Memory is not shared across processes: a framed pool works as on a page without it.
     shared:
-      framed === undefined &&
+      host === undefined &&
       options.sharedMemory !== false &&
       typeof SharedArrayBuffer === 'function' &&
       globalThis.crossOriginIsolated === true,
   };
 }
 
-/** The tools module's absolute address, for `worker: { framed }`; undefined for a factory. */
-function framedScript(worker: unknown): string | undefined {
-  if (typeof worker !== 'object' || worker === null || !('framed' in worker)) return undefined;
-  const { framed } = worker as { framed: unknown };
-  if (!(framed instanceof URL) && (typeof framed !== 'string' || framed === ''))
-    throw new TypeError(`Expected \`worker.framed\` to be the tools module's URL, got ${describeValue(framed)}`);
-  const base = typeof document !== 'undefined' ? document.baseURI : undefined;
-  try {
-    return new URL(framed, base).href;
-  } catch {
-    throw new TypeError(`Expected \`worker.framed\` to be the tools module's URL, got ${describeValue(framed)}`);
-  }
+function isWorkerHost(worker: unknown): worker is WorkerHost {
+  return (
+    typeof worker === 'object' &&
+    worker !== null &&
+    (worker as WorkerHost).kind === 'framed' &&
+    typeof (worker as WorkerHost).factory === 'function' &&
+    typeof (worker as WorkerHost).storeHost === 'function'
+  );
 }

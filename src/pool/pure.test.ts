@@ -10,7 +10,8 @@ import { WorkerStartError } from '../errors/worker-start-error';
 import { AbortListeners } from './abort-listeners';
 import { CallClock } from './call-clock';
 import { DeadlineHeap } from './deadline-heap';
-import { framedWorkerCsp } from './framed-worker';
+import { framedWorkerCsp, framedWorkers } from './framed-worker';
+import { PageStoreHost } from './page-store-host';
 import { resolvePoolOptions } from './pool-options';
 import { OUT_DELTA, OUT_ERROR, OUT_JSON, OUT_RESULT, OUT_TEXT, STASH, STOP_BIT } from './protocol';
 import { clearStash, newStashMemory, readStash, stashOf, stashResult } from './result-stash';
@@ -303,23 +304,20 @@ describe('a framed pool: options and policy', () => {
   });
 
   it('takes a URL or a string, never shares memory, serves the store from the page, and refuses a bad address', () => {
-    const config = resolvePoolOptions({ worker: { framed: new URL('https://app.example.com/tools.js') } });
+    const config = resolvePoolOptions({ worker: framedWorkers(new URL('https://app.example.com/tools.js')) });
     expect(config.shared).toBe(false);
     expect(typeof config.make).toBe('function');
-    expect(resolvePoolOptions({ worker: { framed: 'https://app.example.com/t.js' } }).shared).toBe(false);
-    expect(resolvePoolOptions({ worker: { framed: 'https://a.example/t.js' }, store: 'notes' })).toMatchObject({
-      framed: true,
-      store: 'notes',
-    });
-    expect(resolvePoolOptions({ worker: () => ({}) as Worker, store: 'notes' }).framed).toBe(false);
-    expect(() => resolvePoolOptions({ worker: { framed: '' } })).toThrow(
-      "Expected `worker.framed` to be the tools module's URL, got `''` (string)",
-    );
+    expect(config.storeHost).toBeUndefined();
+    const withStore = resolvePoolOptions({ worker: framedWorkers('https://a.example/t.js'), store: 'notes' });
+    expect(withStore.store).toBe('notes');
+    expect(withStore.storeHost).toBeInstanceOf(PageStoreHost);
+    expect(resolvePoolOptions({ worker: () => ({}) as Worker, store: 'notes' }).storeHost).toBeUndefined();
+    expect(() => framedWorkers('')).toThrow("Expected framedWorkers to get the tools module's URL, got `''` (string)");
     // In Node there is no document to resolve a relative address against.
-    expect(() => resolvePoolOptions({ worker: { framed: './tools.js' } })).toThrow(/Expected `worker.framed`/);
-    expect(() => resolvePoolOptions({ worker: { framed: 7 } as never })).toThrow(/Expected `worker.framed`/);
-    expect(() => resolvePoolOptions({ worker: {} as never })).toThrow(
-      'Expected `worker` to be a function that makes a Worker, or { framed: url }',
+    expect(() => framedWorkers('./tools.js')).toThrow(/Expected framedWorkers to get/);
+    expect(() => framedWorkers(7 as never)).toThrow(/Expected framedWorkers to get/);
+    expect(() => resolvePoolOptions({ worker: { framed: 'https://a.example/t.js' } as never })).toThrow(
+      'Expected `worker` to be a function that makes a Worker, or framedWorkers(url)',
     );
   });
 });

@@ -3,7 +3,6 @@ import { reviveError } from '../errors/serialize-error';
 import { postCalls } from './call-post';
 import { newDoorbellMemory } from './doorbell';
 import { DoorbellRing } from './doorbell-ring';
-import { FrameFailureEvent } from './framed-worker';
 import {
   type CallBatch,
   type CallRequest,
@@ -132,9 +131,10 @@ export class WorkerHandle {
       this.timeouts = timeoutsIn(message.timeouts);
       resolveReady(message.names);
     });
-    worker.addEventListener('error', (event: ErrorEvent | FrameFailureEvent) => {
+    worker.addEventListener('error', (event: ErrorEvent & { reason?: unknown }) => {
       event.preventDefault();
-      if (event instanceof FrameFailureEvent) this.#fail(event.reason);
+      // A framed worker's failure (FrameFailureEvent) says why in `reason`.
+      if (typeof event.reason === 'string') this.#fail(event.reason);
       else
         this.#fail(
           event.message

@@ -13,13 +13,13 @@ import { CallClock } from './call-clock';
 import { CallLedger, NO_DEADLINE, type PendingCall } from './call-ledger';
 import { Fifo } from './fifo';
 import { answerNetwork, networkWire } from './network-answers';
-import { PageStoreHost } from './page-store-host';
 import {
   type CallOptions,
   type CallOutcome,
   type NetworkPolicy,
   type PoolStats,
   resolvePoolOptions,
+  type StoreHost,
   type WorkerPoolOptions,
 } from './pool-options';
 import {
@@ -43,7 +43,15 @@ import type { ToolResult } from './tool-result';
 import { WorkerHandle } from './worker-handle';
 import { WorkerRoster } from './worker-roster';
 
-export type { CallOptions, CallOutcome, NetworkPolicy, PoolStats, WorkerPoolOptions } from './pool-options';
+export type {
+  CallOptions,
+  CallOutcome,
+  NetworkPolicy,
+  PoolStats,
+  StoreHost,
+  WorkerHost,
+  WorkerPoolOptions,
+} from './pool-options';
 
 /**
  * How long the page waits for a worker it stops to answer (saying, without shared memory, what
@@ -91,7 +99,7 @@ export class WorkerPool {
   readonly #shared: boolean;
   readonly #store: string | undefined;
   /** A framed pool's store, served by the page (its workers have no IndexedDB). */
-  readonly #storeHost: PageStoreHost | undefined;
+  readonly #storeHost: StoreHost | undefined;
   /** The shared workers, and the isolated ones that run quarantined calls one at a time. */
   readonly #workers: WorkerRoster<WorkerHandle>;
   readonly #queue = new Fifo<PendingCall>();
@@ -141,7 +149,7 @@ export class WorkerPool {
     this.#quarantine = new Quarantine(o.quarantineMs);
     this.#network = o.network;
     this.#store = o.store;
-    this.#storeHost = o.framed && o.store !== undefined ? new PageStoreHost(o.store) : undefined;
+    this.#storeHost = o.storeHost;
     this.#shared = o.shared;
   }
 

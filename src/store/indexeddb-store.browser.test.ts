@@ -4,6 +4,7 @@ import { storeContract } from '../../test/store-contract';
 import storeToolsUrl from '../../test/workers/store.worker.ts?worker&url';
 import { StorePermissionError } from '../errors/store-permission-error';
 import { StoreQuotaError } from '../errors/store-quota-error';
+import { framedWorkers } from '../pool/framed-worker';
 import { resultValue } from '../pool/tool-result';
 import { createWorkerPool } from '../pool/worker-pool';
 import { openIndexedDBStore, SWEEP_INTERVAL_MS } from './indexeddb-store';
@@ -184,7 +185,7 @@ describe.each([
     'tool workers',
     () => new Worker(new URL('../../test/workers/store.worker.ts', import.meta.url), { type: 'module' }),
   ],
-  ['framed tool workers', { framed: storeToolsUrl }],
+  ['framed tool workers', framedWorkers(storeToolsUrl)],
 ] as const)('IndexedDB store: shared with %s', (_, storeWorker) => {
   it('a value a tool writes in a worker is read on the page, and back', async () => {
     const { name, store } = fresh();
