@@ -1,5 +1,6 @@
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolOutputError } from '../src/errors/tool-output-error';
+import { packOut } from '../src/pool/packed-out';
 import { type CallRequest, OUT_DELTA, OUT_ERROR, OUT_STARTED, OUT_STRIDE, type OutBatch } from '../src/pool/protocol';
 import { clearStash, type ResultStash, stashResult } from '../src/pool/result-stash';
 
@@ -10,7 +11,7 @@ import { clearStash, type ResultStash, stashResult } from '../src/pool/result-st
  * them cannot be cloned.
  */
 export class Outbox {
-  readonly #post: (batch: OutBatch) => void;
+  readonly #post: (batch: OutBatch | string) => void;
   #entries: OutBatch = [];
   /** The calls whose answer waits here (no longer running): who a failed post was for. */
   #answered: CallRequest[] = [];
@@ -32,7 +33,7 @@ export class Outbox {
    * posted (it aborts the call if it still runs).
    */
   constructor(
-    post: (batch: OutBatch) => void,
+    post: (batch: OutBatch | string) => void,
     reportStarts: boolean,
     running: (id: number) => CallRequest | undefined,
     failed: (id: number, error: Error) => void,
@@ -114,7 +115,8 @@ export class Outbox {
     if (batch.length === 0) return;
     try {
       // Cloned as it is posted: the arrays can be emptied and used again (one flush per call).
-      this.#post(batch);
+      // Bare text and JSON results (the usual batch) go as one string, which costs less to send.
+      this.#post(packOut(batch) ?? batch);
       batch.length = 0;
       this.#answered.length = 0;
       this.#posted();

@@ -115,7 +115,7 @@ export class WorkerHandle {
     );
     worker.addEventListener('message', (event: MessageEvent<WorkerToPage>) => {
       const message = event.data;
-      if (this.#connected || Array.isArray(message) || message?.t !== 'ready') {
+      if (this.#connected || typeof message !== 'object' || Array.isArray(message) || message?.t !== 'ready') {
         this.#events.message(this, message);
         return;
       }

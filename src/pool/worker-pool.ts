@@ -13,6 +13,7 @@ import { CallClock } from './call-clock';
 import { CallLedger, NO_DEADLINE, type PendingCall } from './call-ledger';
 import { Fifo } from './fifo';
 import { answerNetwork, networkWire } from './network-answers';
+import { unpackOut } from './packed-out';
 import {
   type CallOptions,
   type CallOutcome,
@@ -346,6 +347,10 @@ export class WorkerPool {
       this.#receiveOut(handle, message);
       return;
     }
+    if (typeof message === 'string') {
+      this.#receivePacked(handle, message);
+      return;
+    }
     switch (message?.t) {
       case 'net?':
         answerNetwork(this.#network, handle, message);
@@ -395,6 +400,19 @@ export class WorkerPool {
     }
     // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
     if (pump && (this.#queue.size > 0 || this.#quarantineQueue.size > 0)) this.#pump();
+  }
+
+  /** A batch of bare results packed as one string (`packed-out.ts`). */
+  #receivePacked(handle: WorkerHandle, packed: string): void {
+    let batch: OutBatch;
+    try {
+      batch = unpackOut(packed);
+    } catch (error) {
+      // Not our worker's protocol: nothing can be trusted from it any more.
+      this.#retire(handle, `it sent a message the pool cannot read (${(error as Error).message})`, true);
+      return;
+    }
+    this.#receiveOut(handle, batch);
   }
 
   /** Results read from a worker's stash: delivered like posted ones, and counted. */
