@@ -421,6 +421,19 @@ describe('queue, close and start failures', () => {
     await expect(outcome).rejects.toThrow(/the worker speaks version 0 of the pool protocol, the page version 2/);
   });
 
+  it('a worker whose reply cannot be read is stopped: its call fails, naming why, and nothing hangs', async () => {
+    pool = createWorkerPool({
+      worker: () =>
+        new Worker(new URL('../../test/workers/garbled-reply.worker.ts', import.meta.url), { type: 'module' }),
+      size: 1,
+      quarantineMs: 0,
+    });
+    const outcome = pool.call(call('add', { a: 1, b: 1 }));
+    await expect(outcome).rejects.toBeInstanceOf(WorkerCrashedError);
+    await expect(outcome).rejects.toThrow(/a message the pool cannot read \(Not a packed result batch/);
+    expect(pool.stats.restarted).toBeGreaterThanOrEqual(1);
+  });
+
   it('a worker serving a tool not made by defineTool fails to start, saying so', async () => {
     pool = createWorkerPool({
       worker: () =>
