@@ -347,8 +347,10 @@ export class WorkerPool {
       this.#receiveOut(handle, message);
       return;
     }
+    // Results come only after the handshake: before it, a string is not ours (a script that never
+    // served tools saying hello, say) and is ignored, as any other stray message is.
     if (typeof message === 'string') {
-      this.#receivePacked(handle, message);
+      if (handle.connected) this.#receivePacked(handle, message);
       return;
     }
     switch (message?.t) {
