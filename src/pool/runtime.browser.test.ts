@@ -64,6 +64,10 @@ describe('tool runtime through the pool', () => {
     expect(ticked.content).toBe('done after 2');
     expect(deltas).toHaveLength(2);
     expect(kinds).toContain('other');
+    kinds.length = 0;
+    const kept = await pool.call(call('artifact', {}));
+    expect(kept).toMatchObject({ content: '2 rows', artifact: [{ a: 1 }, { a: 2 }] });
+    expect(kinds).toEqual(['other']);
   });
 
   it('injects the whole state, or only the declared field, and the context', async () => {
