@@ -410,6 +410,25 @@ describe('queue, close and start failures', () => {
     expect(made).toBeLessThanOrEqual(3);
   });
 
+  it('a worker that has not answered the handshake cannot settle a call: what it posts before is ignored', async () => {
+    pool = createWorkerPool({
+      worker: () => new Worker(new URL('../../test/workers/forger.worker.ts', import.meta.url), { type: 'module' }),
+      size: 1,
+      startTimeoutMs: 300,
+    });
+    const outcomes = await Promise.allSettled([
+      pool.call(call('add', { a: 1, b: 1 })),
+      pool.call(call('add', { a: 2, b: 2 })),
+    ]);
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(WorkerStartError);
+      expect((outcome as PromiseRejectedResult).reason.message).toMatch(/no answer within 300 ms/);
+    }
+    // Its forged 'fatal' did not count as a worker that started and crashed.
+    expect(pool.stats.restarted).toBe(0);
+  });
+
   it('a worker speaking another protocol version fails with WorkerStartError that says so', async () => {
     pool = createWorkerPool({
       worker: () =>

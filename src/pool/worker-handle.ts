@@ -115,10 +115,14 @@ export class WorkerHandle {
     );
     worker.addEventListener('message', (event: MessageEvent<WorkerToPage>) => {
       const message = event.data;
-      if (this.#connected || typeof message !== 'object' || Array.isArray(message) || message?.t !== 'ready') {
+      if (this.#connected) {
         this.#events.message(this, message);
         return;
       }
+      // Before the handshake only `ready` is read. Anything else is not ours (a script that never
+      // served tools saying hello, or posting what looks like results): ignored, it settles no
+      // call and moves no count; the start timeout deals with a worker that never says ready.
+      if (typeof message !== 'object' || message === null || Array.isArray(message) || message.t !== 'ready') return;
       if (message.version !== PROTOCOL_VERSION) {
         this.#fail(
           `the worker speaks version ${message.version} of the pool protocol, the page version ${PROTOCOL_VERSION} (use one version of moat on both sides)`,

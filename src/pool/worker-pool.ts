@@ -347,10 +347,9 @@ export class WorkerPool {
       this.#receiveOut(handle, message);
       return;
     }
-    // Results come only after the handshake: before it, a string is not ours (a script that never
-    // served tools saying hello, say) and is ignored, as any other stray message is.
+    // The handle passes on nothing from before the handshake: this is a worker serving tools.
     if (typeof message === 'string') {
-      if (handle.connected) this.#receivePacked(handle, message);
+      this.#receivePacked(handle, message);
       return;
     }
     switch (message?.t) {
