@@ -2,7 +2,6 @@ import { describeValue } from '../errors/moat-error';
 import { checkDuration } from '../errors/option-checks';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
-import { reviveError, type SerializedError } from '../errors/serialize-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import type { Culprit } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
@@ -11,6 +10,7 @@ import type { ToolSpec } from '../providers/tool-spec';
 import { checkCallOptions, checkToolCall, startFailure, unsendable } from './call-checks';
 import { CallClock } from './call-clock';
 import { CallLedger, NO_DEADLINE, type PendingCall } from './call-ledger';
+import { deliverResults, notify } from './deliver-results';
 import { Fifo } from './fifo';
 import { answerNetwork, networkWire } from './network-answers';
 import { unpackOut } from './packed-out';
@@ -23,19 +23,7 @@ import {
   type StoreHost,
   type WorkerPoolOptions,
 } from './pool-options';
-import {
-  type CallRequest,
-  type CallResult,
-  OUT_DELTA,
-  OUT_ERROR,
-  OUT_JSON,
-  OUT_RESULT,
-  OUT_STARTED,
-  OUT_STRIDE,
-  type OutBatch,
-  type ToolDescriptor,
-  type WorkerToPage,
-} from './protocol';
+import type { CallRequest, OutBatch, ToolDescriptor, WorkerToPage } from './protocol';
 import { Quarantine } from './quarantine';
 import { StashWatch } from './stash-watch';
 import { judgeStoppedCalls } from './stopped-calls';
@@ -368,37 +356,7 @@ export class WorkerPool {
 
   /** Settle the calls an `OutBatch` answers and pass on its deltas. */
   #receiveOut(handle: WorkerHandle, batch: OutBatch, pump = true): void {
-    for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
-      const kind = batch[i] as number;
-      const id = batch[i + 1] as number;
-      const payload = batch[i + 2];
-      if (kind === OUT_STARTED) {
-        handle.noteStarted(id);
-        continue;
-      }
-      const call = this.#calls.get(id);
-      if (!call || call.worker !== handle) {
-        if (kind !== OUT_DELTA) this.#clock.answered(id);
-        continue;
-      }
-      if (kind === OUT_DELTA) {
-        if (call.options.onDelta) notify(call.options.onDelta, payload, call.toolCall.id);
-        continue;
-      }
-      handle.calls.delete(id);
-      if (kind === OUT_ERROR) {
-        this.#calls.settle(call, reviveError(payload as SerializedError));
-        continue;
-      }
-      const { id: toolCallId, name } = call.toolCall;
-      this.#calls.settle(
-        call,
-        undefined,
-        kind === OUT_RESULT
-          ? { toolCallId, name, ...(payload as CallResult) }
-          : { toolCallId, name, content: payload as string, kind: kind === OUT_JSON ? 'json' : 'text' },
-      );
-    }
+    deliverResults(handle, batch, this.#calls, (id) => this.#clock.answered(id));
     // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
     if (pump && (this.#queue.size > 0 || this.#quarantineQueue.size > 0)) this.#pump();
   }
@@ -564,20 +522,6 @@ export class WorkerPool {
       call,
       error,
       culprit: { toolCallId, toolName },
-    });
-  }
-}
-
-/**
- * Call a caller's callback. What it throws is reported as uncaught, a microtask later, rather
- * than let loose in the pool's bookkeeping (the call it concerns goes on).
- */
-function notify<A extends unknown[]>(callback: (...args: A) => void, ...args: A): void {
-  try {
-    callback(...args);
-  } catch (error) {
-    queueMicrotask(() => {
-      throw error;
     });
   }
 }
