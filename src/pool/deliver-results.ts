@@ -18,12 +18,15 @@ import {
 } from './protocol';
 import type { WorkerHandle } from './worker-handle';
 
-/** Settle the calls `batch` answers on `handle`; `answered` hears of answers to calls no longer held (a cancelled call that stopped). */
+/**
+ * Settle the calls `batch` answers on `handle`; the clock hears of answers to calls no longer
+ * held (a cancelled call that stopped in time).
+ */
 export function deliverResults(
   handle: WorkerHandle,
   batch: OutBatch,
   calls: CallLedger,
-  answered: (id: number) => void,
+  clock: { answered(id: number): void },
 ): void {
   for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
     const kind = batch[i] as number;
@@ -35,7 +38,7 @@ export function deliverResults(
     }
     const call = calls.get(id);
     if (!call || call.worker !== handle) {
-      if (kind !== OUT_DELTA) answered(id);
+      if (kind !== OUT_DELTA) clock.answered(id);
       continue;
     }
     if (kind === OUT_DELTA) {

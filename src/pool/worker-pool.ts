@@ -356,7 +356,7 @@ export class WorkerPool {
 
   /** Settle the calls an `OutBatch` answers and pass on its deltas. */
   #receiveOut(handle: WorkerHandle, batch: OutBatch, pump = true): void {
-    deliverResults(handle, batch, this.#calls, (id) => this.#clock.answered(id));
+    deliverResults(handle, batch, this.#calls, this.#clock);
     // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
     if (pump && (this.#queue.size > 0 || this.#quarantineQueue.size > 0)) this.#pump();
   }
