@@ -9,10 +9,10 @@ import type { ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import { checkCallOptions, checkToolCall, startFailure, unsendable } from './call-checks';
 import { CallClock } from './call-clock';
+import { CallDispatch } from './call-dispatch';
 import { CallLedger, NO_DEADLINE, type PendingCall } from './call-ledger';
 import { deliverResults, notify } from './deliver-results';
-import { Fifo } from './fifo';
-import { answerNetwork, networkWire } from './network-answers';
+import { answerNetwork } from './network-answers';
 import { unpackOut } from './packed-out';
 import {
   type CallOptions,
@@ -20,7 +20,6 @@ import {
   type NetworkPolicy,
   type PoolStats,
   resolvePoolOptions,
-  type StoreHost,
   type WorkerPoolOptions,
 } from './pool-options';
 import type { CallRequest, OutBatch, ToolDescriptor, WorkerToPage } from './protocol';
@@ -29,8 +28,9 @@ import { StashWatch } from './stash-watch';
 import { judgeStoppedCalls } from './stopped-calls';
 import { ToolCatalog } from './tool-catalog';
 import type { ToolResult } from './tool-result';
-import { WorkerHandle } from './worker-handle';
+import type { WorkerHandle } from './worker-handle';
 import { WorkerRoster } from './worker-roster';
+import { WorkerSpawner } from './worker-spawner';
 
 export type {
   CallOptions,
@@ -80,20 +80,14 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 }
 
 export class WorkerPool {
-  readonly #make: () => Worker;
+  readonly #spawner: WorkerSpawner;
   readonly #timeoutMs: number;
   readonly #maxQueue: number;
-  readonly #startTimeoutMs: number;
   readonly #network: NetworkPolicy;
-  readonly #shared: boolean;
-  readonly #store: string | undefined;
-  /** A framed pool's store, served by the page (its workers have no IndexedDB). */
-  readonly #storeHost: StoreHost | undefined;
   /** The shared workers, and the isolated ones that run quarantined calls one at a time. */
   readonly #workers: WorkerRoster<WorkerHandle>;
-  readonly #queue = new Fifo<PendingCall>();
-  /** Calls of quarantined tools, waiting for an isolated worker. */
-  readonly #quarantineQueue = new Fifo<PendingCall>();
+  /** Calls waiting for a worker (and the quarantine's, for an isolated one). */
+  readonly #dispatch: CallDispatch;
   readonly #quarantine: Quarantine;
   /** The calls taken and not settled; each settles there, once. */
   readonly #calls = new CallLedger((call, reason) => this.#abort(call, reason));
@@ -104,11 +98,9 @@ export class WorkerPool {
     () => this.#workers.all(),
     (worker, found) => this.#salvage(worker, found, true),
   );
-  #nextWorkerId = 1;
   /** What happened, for `stats`. */
   readonly #counts = { restarted: 0, rung: 0, rerun: 0, recovered: 0, salvaged: 0, quarantined: 0 };
   #closed = false;
-  #pumping = false;
   /** The tools' descriptors, asked of an idle worker (a new one if none runs). */
   readonly #catalog = new ToolCatalog(
     () => this.#workers.any(),
@@ -117,7 +109,7 @@ export class WorkerPool {
 
   constructor(options: WorkerPoolOptions) {
     const o = resolvePoolOptions(options);
-    this.#make = o.make;
+    this.#spawner = new WorkerSpawner(o);
     this.#timeoutMs = o.timeoutMs;
     this.#maxQueue = o.maxQueue;
     this.#workers = new WorkerRoster({ size: o.size, concurrency: o.concurrency, isolated: o.quarantineWorkers }, () =>
@@ -134,16 +126,21 @@ export class WorkerPool {
           { culprit },
         ),
     });
-    this.#startTimeoutMs = o.startTimeoutMs;
     this.#quarantine = new Quarantine(o.quarantineMs);
+    this.#dispatch = new CallDispatch({
+      workers: this.#workers,
+      quarantine: this.#quarantine,
+      stateFor: (name, state) => this.#catalog.stateFor(name, state),
+      dispatched: (worker, isolated) => {
+        this.#stashWatch.watch(worker);
+        if (isolated) this.#counts.quarantined++;
+      },
+    });
     this.#network = o.network;
-    this.#store = o.store;
-    this.#storeHost = o.storeHost;
-    this.#shared = o.shared;
   }
 
   get stats(): PoolStats {
-    return { ...this.#workers.counts(), queued: this.#queue.size, ...this.#counts };
+    return { ...this.#workers.counts(), queued: this.#dispatch.queued, ...this.#counts };
   }
 
   /** The tools the workers serve, as provider-neutral specs. Starts a worker if none runs yet. */
@@ -185,11 +182,11 @@ export class WorkerPool {
       if (problem) return reject(problem);
       checkCallOptions(options);
       if (options.signal?.aborted) return reject(options.signal.reason);
-      if (this.#queue.size >= this.#maxQueue) return reject(new PoolQueueFullError({ maxQueue: this.#maxQueue }));
+      if (this.#dispatch.queued >= this.#maxQueue) return reject(new PoolQueueFullError({ maxQueue: this.#maxQueue }));
       const timeoutMs =
         options.timeoutMs === undefined ? this.#timeoutMs : checkDuration('timeoutMs', options.timeoutMs);
-      this.#queue.push(this.#calls.open(toolCall, options, timeoutMs, resolve, reject));
-      this.#pump();
+      this.#dispatch.push(this.#calls.open(toolCall, options, timeoutMs, resolve, reject));
+      this.#dispatch.pump();
     });
   }
 
@@ -221,94 +218,20 @@ export class WorkerPool {
     this.#stashWatch.stop();
     for (const call of this.#calls.all()) this.#calls.settle(call, new PoolClosedError());
     for (const worker of this.#workers.clear()) worker.terminate('the pool was closed');
-    this.#queue.clear();
-    this.#quarantineQueue.clear();
-    this.#storeHost?.close();
+    this.#dispatch.clear();
+    this.#spawner.close();
   }
 
-  // ── dispatch ─────────────────────────────────────────────────────────────────────────────
-
-  #pump(): void {
-    // A call that cannot be sent is settled while it is being dispatched; this loop goes on.
-    if (this.#pumping) return;
-    this.#pumping = true;
-    try {
-      this.#pumpQueue();
-    } finally {
-      this.#pumping = false;
-    }
-  }
-
-  #pumpQueue(): void {
-    const queue = this.#queue;
-    for (let call = queue.peek(); call; call = queue.peek()) {
-      if (call.settled) {
-        queue.shift();
-        continue;
-      }
-      if (this.#quarantine.has(call.toolCall.name)) {
-        queue.shift();
-        this.#quarantineQueue.push(call);
-        continue;
-      }
-      const worker = this.#workers.pick();
-      if (!worker) break;
-      queue.shift();
-      this.#dispatch(call, worker);
-    }
-    if (this.#quarantineQueue.size > 0) this.#pumpQuarantine();
-  }
-
-  /** Quarantined calls, each alone on an isolated worker. */
-  #pumpQuarantine(): void {
-    const waiting = this.#quarantineQueue;
-    for (let call = waiting.peek(); call; call = waiting.peek()) {
-      if (call.settled) {
-        waiting.shift();
-        continue;
-      }
-      const worker = this.#workers.pickIsolated();
-      if (!worker) return;
-      waiting.shift();
-      this.#counts.quarantined++;
-      this.#dispatch(call, worker);
-    }
-  }
-
-  #dispatch(call: PendingCall, worker: WorkerHandle): void {
-    this.#stashWatch.watch(worker);
-    call.worker = worker;
-    const tc = call.toolCall;
-    const request: CallRequest = { id: call.id, toolCallId: tc.id, name: tc.name, args: tc.args };
-    const o = call.options;
-    if (o.state !== undefined) {
-      const state = this.#catalog.stateFor(tc.name, o.state);
-      if (state !== undefined) request.state = state;
-    }
-    if (o.context !== undefined) request.context = o.context;
-    if (o.resultFormat !== undefined) request.resultFormat = o.resultFormat;
-    worker.send(request);
-  }
+  // ── workers ──────────────────────────────────────────────────────────────────────────────
 
   /** A new worker, wired to the pool (the roster keeps it). */
   #spawn(): WorkerHandle {
-    const id = this.#nextWorkerId++;
     let handle: WorkerHandle;
-    const storeLink = this.#storeHost?.link();
     try {
-      const worker = this.#make();
-      const network = networkWire(this.#network, this.#shared);
-      const config =
-        this.#store === undefined
-          ? { network }
-          : { network, store: storeLink ? { name: this.#store, port: storeLink.port } : { name: this.#store } };
-      handle = new WorkerHandle(id, worker, config, this.#events, this.#startTimeoutMs, this.#shared);
-      if (storeLink) handle.whenGone(storeLink.stop);
-    } catch (error) {
-      storeLink?.stop();
+      handle = this.#spawner.spawn(this.#events);
+    } catch (failure) {
       // The factory itself threw: fail what is queued rather than spin.
-      const failure = startFailure(error);
-      if (!this.#workers.alive) queueMicrotask(() => this.#failQueued(failure));
+      if (!this.#workers.alive) queueMicrotask(() => this.#failQueued(failure as Error));
       throw failure;
     }
     handle.onSent = (requests, rung) => {
@@ -318,7 +241,7 @@ export class WorkerPool {
     handle.onUnsendable = (request, error) => {
       const call = this.#calls.get(request.id);
       if (call) this.#calls.settle(call, unsendable(call, error));
-      this.#pump();
+      this.#dispatch.pump();
     };
     return handle;
   }
@@ -358,7 +281,7 @@ export class WorkerPool {
   #receiveOut(handle: WorkerHandle, batch: OutBatch, pump = true): void {
     deliverResults(handle, batch, this.#calls, this.#clock);
     // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
-    if (pump && (this.#queue.size > 0 || this.#quarantineQueue.size > 0)) this.#pump();
+    if (pump && this.#dispatch.waiting) this.#dispatch.pump();
   }
 
   /** A batch of bare results packed as one string (`packed-out.ts`). */
@@ -401,7 +324,7 @@ export class WorkerPool {
       } catch {
         // #spawn failed what waits if no worker is left to serve it
       }
-      this.#pump();
+      this.#dispatch.pump();
     }
     if (!connected || handle.dead) {
       this.#account(handle, reason, connected, fault);
@@ -450,21 +373,20 @@ export class WorkerPool {
       call.worker = undefined;
       call.deadline = NO_DEADLINE;
     }
-    this.#queue.pushFront(retry);
+    this.#dispatch.pushFront(retry);
     if (this.#closed) return;
     if (!connected) {
-      if (this.#queue.size > 0) {
+      if (this.#dispatch.queued > 0) {
         // A worker that never started: do not loop on a broken script; fail what waits.
         this.#failQueued(new WorkerStartError({ reason }));
         return;
       }
     }
-    this.#pump();
+    this.#dispatch.pump();
   }
 
   #failQueued(error: Error): void {
-    for (let call = this.#queue.shift(); call; call = this.#queue.shift())
-      if (!call.settled) this.#calls.settle(call, error);
+    for (const call of this.#dispatch.takeQueued()) this.#calls.settle(call, error);
   }
 
   #abort(call: PendingCall, reason: unknown): void {
@@ -481,7 +403,7 @@ export class WorkerPool {
     if (worker.withdraw(call.id) !== 'sent') return;
     worker.cancel([call.id]);
     this.#clock.abandon(call.id, worker, { toolCallId: call.toolCall.id, toolName: call.toolCall.name });
-    this.#pump();
+    this.#dispatch.pump();
   }
 
   /** Deadlines start when calls are posted, or when the worker is up if it is still starting. */

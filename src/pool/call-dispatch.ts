@@ -1,0 +1,126 @@
+/**
+ * Calls waiting for a worker, and which worker takes each. Calls go in the order taken, to the
+ * least-loaded shared worker with room; a quarantined tool's calls wait apart for an isolated
+ * worker, one call at a time. A call settled while it waited (aborted, say) is dropped here.
+ */
+import type { PendingCall } from './call-ledger';
+import { Fifo } from './fifo';
+import type { CallRequest } from './protocol';
+import type { Quarantine } from './quarantine';
+import type { WorkerHandle } from './worker-handle';
+import type { WorkerRoster } from './worker-roster';
+
+export interface CallDispatchDeps {
+  workers: WorkerRoster<WorkerHandle>;
+  quarantine: Quarantine;
+  /** The part of the caller's state a tool receives (see `ToolCatalog.stateFor`). */
+  stateFor(toolName: string, state: unknown): unknown;
+  /** A call is on its way to `worker`; `isolated` when it went to a quarantine worker. */
+  dispatched(worker: WorkerHandle, isolated: boolean): void;
+}
+
+export class CallDispatch {
+  readonly #queue = new Fifo<PendingCall>();
+  /** Calls of quarantined tools, waiting for an isolated worker. */
+  readonly #isolatedQueue = new Fifo<PendingCall>();
+  readonly #deps: CallDispatchDeps;
+  #pumping = false;
+
+  constructor(deps: CallDispatchDeps) {
+    this.#deps = deps;
+  }
+
+  /** Calls waiting for a shared worker (what `maxQueue` bounds). */
+  get queued(): number {
+    return this.#queue.size;
+  }
+
+  /** True when any call waits, for a shared worker or an isolated one. */
+  get waiting(): boolean {
+    return this.#queue.size > 0 || this.#isolatedQueue.size > 0;
+  }
+
+  push(call: PendingCall): void {
+    this.#queue.push(call);
+  }
+
+  /** Calls that go before everything waiting (re-sent after their worker stopped), in their order. */
+  pushFront(calls: readonly PendingCall[]): void {
+    this.#queue.pushFront(calls);
+  }
+
+  /** Take every call waiting for a shared worker out of the queue. */
+  takeQueued(): PendingCall[] {
+    const taken: PendingCall[] = [];
+    for (let call = this.#queue.shift(); call; call = this.#queue.shift()) if (!call.settled) taken.push(call);
+    return taken;
+  }
+
+  clear(): void {
+    this.#queue.clear();
+    this.#isolatedQueue.clear();
+  }
+
+  /** Send what waits to workers with room, until none has. */
+  pump(): void {
+    // A call that cannot be sent is settled while it is being dispatched; this loop goes on.
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      this.#pumpShared();
+      if (this.#isolatedQueue.size > 0) this.#pumpIsolated();
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  #pumpShared(): void {
+    const { workers, quarantine } = this.#deps;
+    const queue = this.#queue;
+    for (let call = queue.peek(); call; call = queue.peek()) {
+      if (call.settled) {
+        queue.shift();
+        continue;
+      }
+      if (quarantine.has(call.toolCall.name)) {
+        queue.shift();
+        this.#isolatedQueue.push(call);
+        continue;
+      }
+      const worker = workers.pick();
+      if (!worker) break;
+      queue.shift();
+      this.#send(call, worker, false);
+    }
+  }
+
+  /** Quarantined calls, each alone on an isolated worker. */
+  #pumpIsolated(): void {
+    const waiting = this.#isolatedQueue;
+    for (let call = waiting.peek(); call; call = waiting.peek()) {
+      if (call.settled) {
+        waiting.shift();
+        continue;
+      }
+      const worker = this.#deps.workers.pickIsolated();
+      if (!worker) return;
+      waiting.shift();
+      this.#send(call, worker, true);
+    }
+  }
+
+  #send(call: PendingCall, worker: WorkerHandle, isolated: boolean): void {
+    this.#deps.dispatched(worker, isolated);
+    call.worker = worker;
+    const tc = call.toolCall;
+    const request: CallRequest = { id: call.id, toolCallId: tc.id, name: tc.name, args: tc.args };
+    const o = call.options;
+    if (o.state !== undefined) {
+      const state = this.#deps.stateFor(tc.name, o.state);
+      if (state !== undefined) request.state = state;
+    }
+    if (o.context !== undefined) request.context = o.context;
+    if (o.resultFormat !== undefined) request.resultFormat = o.resultFormat;
+    worker.send(request);
+  }
+}

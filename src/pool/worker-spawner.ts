@@ -1,0 +1,48 @@
+/**
+ * How the pool makes a worker: the factory, and what each new worker is told in its `hello` (the
+ * network policy as the worker enforces it, the store, shared memory) and given to answer it.
+ * The pool wires up what a handle reports; this only makes the handle.
+ */
+import { startFailure } from './call-checks';
+import { networkWire } from './network-answers';
+import type { PoolConfig } from './pool-options';
+import type { WorkerConfig } from './protocol';
+import { type WorkerEvents, WorkerHandle } from './worker-handle';
+
+export class WorkerSpawner {
+  readonly #config: Pick<PoolConfig, 'make' | 'network' | 'shared' | 'store' | 'storeHost' | 'startTimeoutMs'>;
+  #nextId = 1;
+
+  constructor(config: PoolConfig) {
+    this.#config = config;
+  }
+
+  /**
+   * A new worker, started, reporting to `events`. Throws a `WorkerStartError` when the factory
+   * throws (nothing is left behind: a store link made for it is stopped).
+   */
+  spawn(events: WorkerEvents): WorkerHandle {
+    const { make, network, shared, store, storeHost, startTimeoutMs } = this.#config;
+    const id = this.#nextId++;
+    const storeLink = storeHost?.link();
+    try {
+      const worker = make();
+      const wire = networkWire(network, shared);
+      const config: WorkerConfig =
+        store === undefined
+          ? { network: wire }
+          : { network: wire, store: storeLink ? { name: store, port: storeLink.port } : { name: store } };
+      const handle = new WorkerHandle(id, worker, config, events, startTimeoutMs, shared);
+      if (storeLink) handle.whenGone(storeLink.stop);
+      return handle;
+    } catch (error) {
+      storeLink?.stop();
+      throw startFailure(error);
+    }
+  }
+
+  /** The pool is closed: a store served by the page for framed workers stops. */
+  close(): void {
+    this.#config.storeHost?.close();
+  }
+}
