@@ -11,7 +11,8 @@ import type { WorkerHandle } from './worker-handle';
 import type { WorkerRoster } from './worker-roster';
 
 export interface CallDispatchDeps {
-  workers: WorkerRoster<WorkerHandle>;
+  /** Where a call can go now: a shared worker with room, an idle isolated one (or none). */
+  workers: Pick<WorkerRoster<WorkerHandle>, 'pick' | 'pickIsolated'>;
   quarantine: Quarantine;
   /** The part of the caller's state a tool receives (see `ToolCatalog.stateFor`). */
   stateFor(toolName: string, state: unknown): unknown;
