@@ -15,13 +15,6 @@ const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
-/**
- * The browser tests' server also answers documents with an opaque origin (a framed pool's
- * sandboxed frame imports its tools module from it). Not `npm start`'s: there it would let any
- * site's sandboxed frame read the dev server.
- */
-const OPAQUE_ORIGIN_CORS = { origin: 'null' };
-
 /** Merged over the isolation headers: 'unsafe-none' turns them off (a page without SharedArrayBuffer). */
 const NOT_ISOLATED = { 'Cross-Origin-Opener-Policy': 'unsafe-none', 'Cross-Origin-Embedder-Policy': 'unsafe-none' };
 
@@ -110,7 +103,6 @@ export default defineConfig(({ mode }) => ({
       },
       {
         extends: true,
-        server: { cors: OPAQUE_ORIGIN_CORS },
         test: {
           name: 'browser',
           globalSetup: ['test/probe-server.ts', 'test/model-server/setup.ts', 'test/built-workers.ts'],
@@ -125,7 +117,7 @@ export default defineConfig(({ mode }) => ({
         // The same browser tests of the pool, on a page that is NOT cross-origin isolated (no
         // SharedArrayBuffer): what the hosted demo and most apps get.
         extends: true,
-        server: { headers: NOT_ISOLATED, cors: OPAQUE_ORIGIN_CORS },
+        server: { headers: NOT_ISOLATED },
         test: {
           name: 'browser-plain',
           globalSetup: ['test/probe-server.ts', 'test/built-workers.ts'],

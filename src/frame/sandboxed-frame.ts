@@ -1,28 +1,45 @@
 /**
- * A worker in a process of its own: a `sandbox="allow-scripts"` iframe (an opaque origin: no
- * storage, cookies or DOM of the app; Chromium gives such frames a process apart from the page's)
- * whose Content-Security-Policy the caller writes, and inside it a worker made from a blob, which
- * inherits that policy. The page talks to the worker over a MessagePort it hands in, and to the
- * frame only to see that it is alive: a frame whose process died (out of memory) says nothing,
- * so it is pinged while watched.
+ * Workers in a process apart from the page: a `sandbox="allow-scripts"` iframe (an opaque origin:
+ * no storage, cookies, `BroadcastChannel` or DOM of the app; Chromium puts a page's sandboxed
+ * frames in a process of their own) whose Content-Security-Policy the caller writes, and inside
+ * it workers made from blobs, which inherit that policy. The page talks to each worker over a
+ * MessagePort it hands in, and to the frame only to start and end workers and to see that it is
+ * alive: a frame whose process died (out of memory) says nothing, so it is pinged while watched.
+ *
+ * Code reaches the frame as text, never by URL: a worker's own classic script, or a module graph
+ * (see `loadModuleGraph`) that the frame turns into blob URLs once and its workers import. So the
+ * policy can close every network door, script URLs included, and nothing needs CORS.
  */
+import type { ModuleGraph } from './module-graph';
 
-/**
- * The frame's own script: start the worker from the source it is sent, hand it the port (at once,
- * or once the worker says it has loaded what it runs), answer pings.
- */
+/** The frame's own script (made into text: it may use nothing from outside itself). */
 function frameMain(): void {
-  let started = false;
+  const workers = new Map<number, Worker>();
+  let entry: string | undefined;
+  const blobUrl = (text: string) => URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
   addEventListener('message', (event: MessageEvent) => {
     if (event.source !== parent) return;
-    const m = event.data as { t?: string; source?: string; announces?: boolean; n?: number };
+    const m = event.data;
     if (m?.t === 'ping') parent.postMessage({ t: 'pong', n: m.n }, '*');
-    else if (m?.t === 'init' && !started && typeof m.source === 'string' && event.ports[0]) {
-      started = true;
+    else if (m?.t === 'modules' && entry === undefined) {
+      const urls: string[] = [];
+      for (const module of m.graph.modules as { parts: (string | number)[] }[]) {
+        urls.push(blobUrl(module.parts.map((p) => (typeof p === 'number' ? urls[p] : p)).join('')));
+      }
+      entry = urls[urls.length - 1];
+    } else if (m?.t === 'spawn' && typeof m.id === 'number' && !workers.has(m.id) && event.ports[0]) {
+      const id: number = m.id;
       const port = event.ports[0];
-      const url = URL.createObjectURL(new Blob([m.source], { type: 'text/javascript' }));
-      const worker = new Worker(url);
-      const broken = (reason: string) => parent.postMessage({ t: 'broken', reason }, '*');
+      const broken = (reason: string) => parent.postMessage({ t: 'broken', id, reason }, '*');
+      // A module worker cannot start from a blob at an opaque origin; a classic one can import().
+      const source: string | undefined =
+        m.source ??
+        (entry &&
+          `const post = self.postMessage.bind(self);
+import(${JSON.stringify(entry)}).then(() => post({ loaded: true }), (error) => post({ failed: String(error) }));`);
+      if (source === undefined) return broken('it was given no code to run');
+      const worker = new Worker(blobUrl(source));
+      workers.set(id, worker);
       worker.onerror = (e) => broken(e.message ? `its worker failed: ${e.message}` : 'its worker failed to start');
       if (!m.announces) {
         worker.postMessage('port', [port]);
@@ -34,6 +51,9 @@ function frameMain(): void {
         else if (typeof said?.failed === 'string') broken(`its worker could not load its script: ${said.failed}`);
         worker.onmessage = null;
       };
+    } else if (m?.t === 'end') {
+      workers.get(m.id)?.terminate();
+      workers.delete(m.id);
     }
   });
   parent.postMessage({ t: 'loaded' }, '*');
@@ -42,34 +62,47 @@ function frameMain(): void {
 const PING_MS = 250;
 
 export interface SandboxedFrameOptions {
-  /**
-   * The worker's code, a classic script. With `announces`, it first posts `{ loaded: true }` (or
-   * `{ failed: reason }`) once what it runs is loaded, and only then gets the port; what it loads
-   * by URL comes to the frame's opaque origin, so with CORS.
-   */
-  worker: { source: string; announces?: boolean };
-  /** The frame's Content-Security-Policy (its worker inherits it). */
+  /** The frame's Content-Security-Policy (its workers inherit it). */
   csp: string;
   /** The frame's title, for the accessibility tree (the frame itself is hidden). */
   title: string;
+  /** Modules the frame's workers may import (`spawn({ module: true })`), sent to it once. */
+  modules?: ModuleGraph;
+}
+
+export interface SpawnOptions {
+  /**
+   * The worker's code, a classic script; or, with `module`, a loader that imports the frame's
+   * module graph. With `announces`, the worker first posts `{ loaded: true }` (or
+   * `{ failed: reason }`) once what it runs is loaded, and only then gets the port.
+   */
+  source?: string;
+  module?: boolean;
+  announces?: boolean;
+}
+
+/** One worker in the frame, seen from the page. */
+export interface FrameWorker {
+  /** Called once, with the reason, when the worker breaks or the frame dies. */
+  onBroken: ((reason: string) => void) | undefined;
+  /** End the worker (and what it was doing). */
+  terminate(): void;
 }
 
 export class SandboxedFrame {
-  /** The page's end of the channel to the worker (the worker receives the other with a 'port' message). */
-  readonly port: MessagePort;
   readonly #iframe: HTMLIFrameElement;
   readonly #onWindowMessage: (event: MessageEvent) => void;
+  readonly #workers = new Map<number, FrameWorker>();
+  /** What waits for the frame's script to run. */
+  #outbox: { message: unknown; transfer: Transferable[] }[] | undefined = [];
+  #nextId = 1;
   #lastPong = 0;
-  /** The frame's script has run: from then on, silence means death. */
-  #loaded = false;
   #pingTimer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
   /** Called once, with the reason, when the frame breaks or stops answering; it is closed first. */
   onDeath: ((reason: string) => void) | undefined;
 
   constructor(options: SandboxedFrameOptions) {
-    const channel = new MessageChannel();
-    this.port = channel.port1;
     const iframe = document.createElement('iframe');
     iframe.setAttribute('sandbox', 'allow-scripts');
     iframe.setAttribute('aria-hidden', 'true');
@@ -80,16 +113,42 @@ export class SandboxedFrame {
     this.#iframe = iframe;
     this.#onWindowMessage = (event) => {
       if (event.source !== iframe.contentWindow || event.source === null) return;
-      const m = event.data as { t?: string; reason?: string };
+      const m = event.data as { t?: string; reason?: string; id?: number };
       if (m?.t === 'pong') this.#lastPong = performance.now();
-      else if (m?.t === 'loaded' && !this.#loaded) {
-        this.#loaded = true;
+      else if (m?.t === 'loaded' && this.#outbox) {
+        const waiting = this.#outbox;
+        this.#outbox = undefined;
         this.#lastPong = performance.now();
-        iframe.contentWindow?.postMessage({ t: 'init', ...options.worker }, '*', [channel.port2]);
-      } else if (m?.t === 'broken') this.#die(String(m.reason));
+        for (const { message, transfer } of waiting) iframe.contentWindow?.postMessage(message, '*', transfer);
+      } else if (m?.t === 'broken' && typeof m.id === 'number') this.#broken(m.id, String(m.reason));
     };
     addEventListener('message', this.#onWindowMessage);
+    if (options.modules) this.#send({ t: 'modules', graph: options.modules });
     (document.body ?? document.documentElement).append(iframe);
+  }
+
+  /**
+   * Start a worker in the frame; it gets `port` (the worker's end of the caller's channel to it)
+   * in a 'port' message.
+   */
+  spawn(options: SpawnOptions, port: MessagePort): FrameWorker {
+    const id = this.#nextId++;
+    const frame = this;
+    const worker: FrameWorker = {
+      onBroken: undefined,
+      terminate() {
+        if (frame.#workers.delete(id)) frame.#send({ t: 'end', id });
+      },
+    };
+    this.#workers.set(id, worker);
+    const { source, module, announces } = options;
+    this.#send({ t: 'spawn', id, ...(module ? {} : { source }), announces: announces === true }, [port]);
+    return worker;
+  }
+
+  /** Workers started and not ended. */
+  get workers(): number {
+    return this.#workers.size;
   }
 
   /**
@@ -104,39 +163,50 @@ export class SandboxedFrame {
     this.#lastPong = performance.now();
     let n = 0;
     this.#pingTimer = setInterval(() => {
-      if (this.#loaded && performance.now() - this.#lastPong > deadMs) {
-        this.#die('its process stopped answering (out of memory, most likely)');
+      if (!this.#outbox && performance.now() - this.#lastPong > deadMs) {
+        this.die('its process stopped answering (out of memory, most likely)');
         return;
       }
-      this.#iframe.contentWindow?.postMessage({ t: 'ping', n: ++n }, '*');
+      if (!this.#outbox) this.#iframe.contentWindow?.postMessage({ t: 'ping', n: ++n }, '*');
     }, PING_MS);
   }
 
-  /** The frame failed: closed, then `onDeath` is told why (once). */
+  /** The frame failed: closed, then each worker's `onBroken` and `onDeath` are told why (once). */
   die(reason: string): void {
-    this.#die(reason);
-  }
-
-  #die(reason: string): void {
     if (this.#closed) return;
+    const workers = [...this.#workers.values()];
     const onDeath = this.onDeath;
     this.close();
+    for (const worker of workers) worker.onBroken?.(reason);
     onDeath?.(reason);
   }
 
-  /** Remove the frame: its worker, and whatever it was doing, go with it. */
+  /** Remove the frame: its workers, and whatever they were doing, go with it. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#pingTimer);
     removeEventListener('message', this.#onWindowMessage);
-    this.port.onmessage = null;
-    this.port.close();
+    this.#workers.clear();
     this.#iframe.remove();
   }
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  #broken(id: number, reason: string): void {
+    const worker = this.#workers.get(id);
+    if (!worker) return;
+    this.#workers.delete(id);
+    this.#send({ t: 'end', id });
+    worker.onBroken?.(reason);
+  }
+
+  #send(message: unknown, transfer: Transferable[] = []): void {
+    if (this.#closed) return;
+    if (this.#outbox) this.#outbox.push({ message, transfer });
+    else this.#iframe.contentWindow?.postMessage(message, '*', transfer);
   }
 }
 

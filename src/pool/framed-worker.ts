@@ -1,19 +1,23 @@
 /**
- * Tool workers in a process of their own (`createWorkerPool({ worker: framedWorkers(url) })`): a
- * sandboxed frame (see `SandboxedFrame`) runs the tools module in a worker, and `FramedWorker`
- * stands in for a `Worker` on the page, so the pool drives it the same way. A tool that exhausts
- * memory takes down the frame's process, not the page's: the pool sees the frame stop answering,
- * as a crashed worker. Only a page that calls `framedWorkers` loads any of this.
+ * Sealed tool workers, the pool's default (`createWorkerPool({ worker: toolsUrl })`): the page
+ * reads the tools module (and what it imports) from its own origin and hands the text to a
+ * sandboxed frame of the pool's (see `SandboxedFrame`), whose workers run it there. The browser
+ * itself then keeps the tools from the app's origin (IndexedDB, Cache Storage, cookies,
+ * `BroadcastChannel`), from the page's DOM and globals and, under `network: 'deny'`, from every
+ * network door, by the frame's Content-Security-Policy; and a tool that exhausts memory takes
+ * down the frame's process, not the page's. `FramedWorker` stands in for a `Worker` on the page,
+ * so the pool drives it like any other.
  */
 import { describeValue } from '../errors/moat-error';
-import { SandboxedFrame } from '../frame/sandboxed-frame';
+import { loadModuleGraph, type ModuleGraph } from '../frame/module-graph';
+import { type FrameWorker, SandboxedFrame } from '../frame/sandboxed-frame';
 import { PageStoreHost } from './page-store-host';
-import type { WorkerHost } from './pool-options';
+import type { WorkerHost } from './worker-host';
 
-/** How often a framed worker's process must answer while it lives, at most (see `SandboxedFrame.watch`). */
+/** How long a frame's process may go without answering while it lives (see `SandboxedFrame.watch`). */
 const FRAME_DEAD_MS = 2_000;
 
-/** A framed worker failed: its script did not load, or its frame's process stopped answering. */
+/** A sealed worker failed: its module did not load, it broke, or its frame's process stopped answering. */
 export class FrameFailureEvent extends Event {
   readonly reason: string;
   constructor(reason: string) {
@@ -23,20 +27,20 @@ export class FrameFailureEvent extends Event {
 }
 
 /**
- * The frame's policy: scripts from the tools module's origin (and blob, the worker itself), the
- * network closed when the pool's policy is `'deny'` (the worker's own guard decides the rest).
+ * The frame's policy: its own inline script, eval (tools may compile code, as zod does) and blob
+ * workers; no script from any URL (the tools arrive as text), and no connection at all when the
+ * pool's policy is `'deny'` (otherwise the worker's own guard decides).
  */
-export function framedWorkerCsp(scriptUrl: string, networkDenied: boolean): string {
-  const origin = new URL(scriptUrl).origin;
+export function sealedFrameCsp(networkDenied: boolean): string {
   const connect = networkDenied ? "'none'" : '*';
-  return `default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob: ${origin}; worker-src blob:; connect-src ${connect}; base-uri 'none'; form-action 'none'`;
+  return `default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob:; connect-src ${connect}; base-uri 'none'; form-action 'none'`;
 }
 
 /**
- * Each worker of the pool runs the tools module at `url` inside a sandboxed frame, in a process
- * apart from the page's, so that a tool that exhausts memory cannot take the page down. The
- * module is fetched from the frame's opaque origin (so it must be served with CORS); the page
- * serves the tools' `store` (an opaque origin has no IndexedDB); no shared memory.
+ * Tools sealed off the page: each worker of the pool runs the tools module at `url` inside a
+ * sandboxed frame (one per pool, in a process apart from the page's). What `worker: url` means;
+ * this is the same, by name. The page reads the module from its own origin (no CORS needed),
+ * serves the tools' `store` (an opaque origin has none), and shares no memory with them.
  *
  * @example
  * import toolsUrl from './tools.worker.ts?worker&url'; // Vite: the built worker script's address
@@ -44,11 +48,32 @@ export function framedWorkerCsp(scriptUrl: string, networkDenied: boolean): stri
  */
 export function framedWorkers(url: string | URL): WorkerHost {
   const scriptUrl = absoluteUrl(url);
+  let graph: Promise<ModuleGraph> | undefined;
+  const load = () => {
+    if (!graph) {
+      // The scanner (acorn's tokenizer) loads only for a page that seals its tools.
+      const loading = import('../frame/scan-imports').then(({ scanImports }) =>
+        loadModuleGraph(scriptUrl, scanImports),
+      );
+      graph = loading;
+      // A failure is said to the workers that wait; the next worker tries again.
+      loading.catch(() => {
+        if (graph === loading) graph = undefined;
+      });
+    }
+    return graph;
+  };
   return {
     kind: 'framed',
     factory: (networkDenied) => {
-      const csp = framedWorkerCsp(scriptUrl, networkDenied);
-      return () => new FramedWorker(scriptUrl, csp) as unknown as Worker;
+      if (typeof document === 'undefined') {
+        throw new TypeError(
+          'Sealed tool workers need a page (their frame is an iframe): in a worker or in Node, pass `worker: () => new Worker(url, { type: "module" })`, the plain mode',
+        );
+      }
+      void load().catch(() => {});
+      const frames = new PoolFrame(load, sealedFrameCsp(networkDenied));
+      return () => new FramedWorker(frames) as unknown as Worker;
     },
     storeHost: (name) => new PageStoreHost(name),
   };
@@ -56,7 +81,8 @@ export function framedWorkers(url: string | URL): WorkerHost {
 
 /** The tools module's absolute address (a relative one is read against the page's). */
 function absoluteUrl(url: unknown): string {
-  const bad = () => new TypeError(`Expected framedWorkers to get the tools module's URL, got ${describeValue(url)}`);
+  const bad = () =>
+    new TypeError(`Expected \`worker\` to be the tools module's URL (a string or URL), got ${describeValue(url)}`);
   if (!(url instanceof URL) && (typeof url !== 'string' || url === '')) throw bad();
   try {
     return new URL(url, typeof document !== 'undefined' ? document.baseURI : undefined).href;
@@ -66,29 +92,67 @@ function absoluteUrl(url: unknown): string {
 }
 
 /**
- * The framed worker's script: a classic one (a module worker cannot start from a blob at an opaque
- * origin) that imports the tools module, whose own imports then resolve against its real
- * address, and says when it has loaded. Its `postMessage` is taken first: `serveTools` locks it.
+ * A pool's frame: made when a worker first needs it, with the module graph; made again after it
+ * died; removed once its last worker has ended (unless a new one comes within the same task, as
+ * a restarted worker's replacement does).
  */
-function loader(scriptUrl: string): string {
-  return `const post = self.postMessage.bind(self);
-import(${JSON.stringify(scriptUrl)}).then(() => post({ loaded: true }), (error) => post({ failed: String(error) }));`;
+class PoolFrame {
+  readonly #graph: () => Promise<ModuleGraph>;
+  readonly #csp: string;
+  #frame: SandboxedFrame | undefined;
+  #closing: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(graph: () => Promise<ModuleGraph>, csp: string) {
+    this.#graph = graph;
+    this.#csp = csp;
+  }
+
+  async spawn(port: MessagePort): Promise<FrameWorker> {
+    const modules = await this.#graph();
+    clearTimeout(this.#closing);
+    if (!this.#frame || this.#frame.closed) {
+      this.#frame = new SandboxedFrame({ csp: this.#csp, title: 'Moat tool worker', modules });
+      this.#frame.watch(true, FRAME_DEAD_MS);
+    }
+    return this.#frame.spawn({ module: true, announces: true }, port);
+  }
+
+  /** A worker ended: with none left, the frame goes. */
+  release(): void {
+    const frame = this.#frame;
+    if (!frame || frame.workers > 0) return;
+    clearTimeout(this.#closing);
+    this.#closing = setTimeout(() => {
+      if (frame.workers === 0) frame.close();
+    });
+  }
 }
 
 class FramedWorker extends EventTarget {
-  readonly #frame: SandboxedFrame;
+  readonly #port: MessagePort;
+  #worker: FrameWorker | undefined;
+  #ended = false;
+  readonly #frames: PoolFrame;
 
-  constructor(scriptUrl: string, csp: string) {
+  constructor(frames: PoolFrame) {
     super();
-    this.#frame = new SandboxedFrame({
-      worker: { source: loader(scriptUrl), announces: true },
-      csp,
-      title: 'Moat tool worker',
-    });
-    this.#frame.onDeath = (reason) =>
-      this.dispatchEvent(new FrameFailureEvent(reason.replace(/^its /, "its frame's ")));
-    this.#frame.watch(true, FRAME_DEAD_MS);
-    this.#frame.port.start();
+    this.#frames = frames;
+    const channel = new MessageChannel();
+    this.#port = channel.port1;
+    this.#port.start();
+    // What the pool posts before the worker exists waits in the port.
+    frames.spawn(channel.port2).then(
+      (worker) => {
+        if (this.#ended) {
+          worker.terminate();
+          frames.release();
+          return;
+        }
+        this.#worker = worker;
+        worker.onBroken = (reason) => this.#fail(reason.replace(/^its /, "its frame's "));
+      },
+      (error: unknown) => this.#fail(`the tools module could not be loaded: ${(error as Error)?.message ?? error}`),
+    );
   }
 
   // Messages come straight from the port: no event is made again per message.
@@ -98,7 +162,7 @@ class FramedWorker extends EventTarget {
     options?: AddEventListenerOptions | boolean,
   ): void {
     if (!listener) return;
-    if (type === 'message' || type === 'messageerror') this.#frame.port.addEventListener(type, listener, options);
+    if (type === 'message' || type === 'messageerror') this.#port.addEventListener(type, listener, options);
     else super.addEventListener(type, listener, options);
   }
 
@@ -108,16 +172,25 @@ class FramedWorker extends EventTarget {
     options?: EventListenerOptions | boolean,
   ): void {
     if (!listener) return;
-    if (type === 'message' || type === 'messageerror') this.#frame.port.removeEventListener(type, listener, options);
+    if (type === 'message' || type === 'messageerror') this.#port.removeEventListener(type, listener, options);
     else super.removeEventListener(type, listener, options);
   }
 
   postMessage(message: unknown, transfer: Transferable[] = []): void {
-    this.#frame.port.postMessage(message, transfer);
+    this.#port.postMessage(message, transfer);
   }
 
-  /** Removing the frame ends its worker (and its process, when no other frame shares it). */
+  /** The worker ends; the frame goes with its last worker. */
   terminate(): void {
-    this.#frame.close();
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#port.close();
+    this.#worker?.terminate();
+    this.#frames.release();
+  }
+
+  #fail(reason: string): void {
+    if (this.#ended) return;
+    this.dispatchEvent(new FrameFailureEvent(reason));
   }
 }

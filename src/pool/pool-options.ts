@@ -4,37 +4,27 @@
  */
 import { describeValue } from '../errors/moat-error';
 import { checkCount, checkDuration } from '../errors/option-checks';
+import { framedWorkers } from './framed-worker';
 import type { ResultFormat } from './protocol';
 import type { ToolResult } from './tool-result';
+import type { StoreHost, WorkerHost } from './worker-host';
+
+export type { StoreHost, WorkerHost } from './worker-host';
 
 /** Which URLs tool code may reach: all, none, or those the function allows (evaluated on the page). */
 export type NetworkPolicy = 'allow' | 'deny' | ((url: string, api: string) => boolean);
 
-/**
- * Workers the pool does not make with a plain factory (`framedWorkers`): how to make them, and
- * how to serve them the store when they cannot open IndexedDB themselves.
- */
-export interface WorkerHost {
-  readonly kind: 'framed';
-  /** The worker factory, for a pool whose network policy is (or is not) `'deny'`. */
-  factory(networkDenied: boolean): () => Worker;
-  /** Serves the IndexedDB database `name` to the workers, one port each. */
-  storeHost(name: string): StoreHost;
-}
-
-export interface StoreHost {
-  /** A port for one worker's `hello`, and how to stop serving it once the worker is gone. */
-  link(): { port: MessagePort; stop: () => void };
-  close(): void;
-}
-
 export interface WorkerPoolOptions {
   /**
-   * Makes one tool worker: `() => new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' })`.
-   * Or `framedWorkers(url)`: each worker runs the tools module at `url` inside a sandboxed frame,
-   * in a process apart from the page's (see `framedWorkers`).
+   * The tools module's URL (with Vite: `import toolsUrl from './tools.worker.ts?worker&url'`):
+   * its workers run sealed, inside a sandboxed frame at an opaque origin, in a process apart from
+   * the page's, where the browser denies them the app's storage, the page, and (under
+   * `network: 'deny'`) the network. `framedWorkers(url)` is the same.
+   *
+   * Or a function that makes a plain worker of the page's own origin, the faster and weaker
+   * mode: `() => new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' })`.
    */
-  worker: (() => Worker) | WorkerHost;
+  worker: string | URL | (() => Worker) | WorkerHost;
   /** Workers at most. Default: `navigator.hardwareConcurrency - 1`, at least 1. */
   size?: number;
   /** Per-call time limit from the moment the call is sent to a worker. Default 30,000 ms. */
@@ -151,10 +141,16 @@ export interface PoolConfig {
 }
 
 export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
-  const host = isWorkerHost(options?.worker) ? options.worker : undefined;
-  if (typeof options?.worker !== 'function' && host === undefined) {
+  const worker = options?.worker;
+  const host =
+    typeof worker === 'string' || worker instanceof URL
+      ? framedWorkers(worker)
+      : isWorkerHost(worker)
+        ? worker
+        : undefined;
+  if (typeof worker !== 'function' && host === undefined) {
     throw new TypeError(
-      `Expected \`worker\` to be a function that makes a Worker, or framedWorkers(url), got ${describeValue(options?.worker)}`,
+      `Expected \`worker\` to be the tools module's URL (sealed), or a function that makes a Worker (plain), got ${describeValue(worker)}`,
     );
   }
   const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
@@ -166,7 +162,7 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
     throw new TypeError(`Expected \`store\` to be an IndexedDB database name, got ${describeValue(options.store)}`);
   }
   return {
-    make: host === undefined ? (options.worker as () => Worker) : host.factory(network === 'deny'),
+    make: host === undefined ? (worker as () => Worker) : host.factory(network === 'deny'),
     size: checkCount('size', options.size ?? Math.max(1, cores - 1), { min: 1 }),
     timeoutMs: checkDuration('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs),
     maxQueue: checkCount('maxQueue', options.maxQueue ?? DEFAULTS.maxQueue, { infinite: true }),

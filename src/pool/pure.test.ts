@@ -10,9 +10,6 @@ import { WorkerStartError } from '../errors/worker-start-error';
 import { AbortListeners } from './abort-listeners';
 import { CallClock } from './call-clock';
 import { DeadlineHeap } from './deadline-heap';
-import { framedWorkerCsp, framedWorkers } from './framed-worker';
-import { PageStoreHost } from './page-store-host';
-import { resolvePoolOptions } from './pool-options';
 import { OUT_DELTA, OUT_ERROR, OUT_JSON, OUT_RESULT, OUT_TEXT, STASH, STOP_BIT } from './protocol';
 import { clearStash, newStashMemory, readStash, stashOf, stashResult } from './result-stash';
 import { StartedCalls } from './started-calls';
@@ -292,33 +289,6 @@ describe('workerContentSecurityPolicy', () => {
   it('refuses something that is not an origin', () => {
     expect(() => workerContentSecurityPolicy(['api.example.com'])).toThrow(/Expected an origin/);
     expect(() => workerContentSecurityPolicy(['https://a.com; script-src *'])).toThrow(/Expected an origin/);
-  });
-});
-
-describe('a framed pool: options and policy', () => {
-  it("lets its frame load scripts from the tools module's origin only, and closes connections under deny", () => {
-    expect(framedWorkerCsp('https://app.example.com/assets/tools.js', true)).toBe(
-      "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob: https://app.example.com; worker-src blob:; connect-src 'none'; base-uri 'none'; form-action 'none'",
-    );
-    expect(framedWorkerCsp('https://app.example.com/tools.js', false)).toContain('connect-src *;');
-  });
-
-  it('takes a URL or a string, never shares memory, serves the store from the page, and refuses a bad address', () => {
-    const config = resolvePoolOptions({ worker: framedWorkers(new URL('https://app.example.com/tools.js')) });
-    expect(config.shared).toBe(false);
-    expect(typeof config.make).toBe('function');
-    expect(config.storeHost).toBeUndefined();
-    const withStore = resolvePoolOptions({ worker: framedWorkers('https://a.example/t.js'), store: 'notes' });
-    expect(withStore.store).toBe('notes');
-    expect(withStore.storeHost).toBeInstanceOf(PageStoreHost);
-    expect(resolvePoolOptions({ worker: () => ({}) as Worker, store: 'notes' }).storeHost).toBeUndefined();
-    expect(() => framedWorkers('')).toThrow("Expected framedWorkers to get the tools module's URL, got `''` (string)");
-    // In Node there is no document to resolve a relative address against.
-    expect(() => framedWorkers('./tools.js')).toThrow(/Expected framedWorkers to get/);
-    expect(() => framedWorkers(7 as never)).toThrow(/Expected framedWorkers to get/);
-    expect(() => resolvePoolOptions({ worker: { framed: 'https://a.example/t.js' } as never })).toThrow(
-      'Expected `worker` to be a function that makes a Worker, or framedWorkers(url)',
-    );
   });
 });
 

@@ -22,13 +22,13 @@ export class SandboxFrame {
   onDeath: ((error: SandboxCrashedError) => void) | undefined;
 
   constructor(startTimeoutMs: number) {
-    const frame = new SandboxedFrame({
-      worker: { source: workerSource() },
-      csp: SANDBOX_CSP,
-      title: 'Moat code sandbox',
-    });
+    const frame = new SandboxedFrame({ csp: SANDBOX_CSP, title: 'Moat code sandbox' });
+    const channel = new MessageChannel();
+    const worker = frame.spawn({ source: workerSource() }, channel.port2);
+    // A broken worker is a broken sandbox: the frame goes with it.
+    worker.onBroken = (reason) => frame.die(reason);
     this.#frame = frame;
-    this.port = frame.port;
+    this.port = channel.port1;
     let settle: { resolve: () => void; reject: (e: Error) => void } | undefined;
     this.ready = new Promise<void>((resolve, reject) => {
       settle = { resolve, reject };
@@ -58,6 +58,8 @@ export class SandboxFrame {
 
   /** Remove the frame: its worker, and whatever the script was doing, go with it. */
   close(): void {
+    this.port.onmessage = null;
+    this.port.close();
     this.#frame.close();
   }
 

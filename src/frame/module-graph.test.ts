@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { loadModuleGraph, ModuleGraphError, resolveSpecifier } from './module-graph';
+import { scanImports } from './scan-imports';
+
+/** A server of module texts; counts what it was asked for. */
+function server(files: Record<string, string>) {
+  const asked: string[] = [];
+  const fetchText = async (url: string) => {
+    asked.push(url);
+    const text = files[url];
+    if (text === undefined) throw new ModuleGraphError(`Could not load the tools module ${url}: HTTP 404.`);
+    return text;
+  };
+  return { asked, fetchText };
+}
+
+/** The graph's modules joined as the frame joins them, with `<n>` for module n's blob URL. */
+function joined(graph: Awaited<ReturnType<typeof loadModuleGraph>>): string[] {
+  return graph.modules.map((m) => m.parts.map((p) => (typeof p === 'number' ? `<${p}>` : p)).join(''));
+}
+
+const O = 'https://app.example';
+
+describe('loadModuleGraph', () => {
+  it('orders modules after what they import, each once, the entry last, with imports pointing at them', async () => {
+    const { asked, fetchText } = server({
+      [`${O}/t.js`]: `import { a } from './a.js'; import '/b.js'; const c = import(\`./c.js\`); // import './no.js'`,
+      [`${O}/a.js`]: `export * from "./d.js"; export const a = 1;`,
+      [`${O}/b.js`]: `import { d } from "https://app.example/d.js"; const s = "import('./no.js')";`,
+      [`${O}/c.js`]: `export const c = 3;`,
+      [`${O}/d.js`]: `export const d = 4;`,
+    });
+    const graph = await loadModuleGraph(`${O}/t.js`, scanImports, fetchText);
+    expect(graph.modules.map((m) => m.url.slice(O.length))).toEqual(['/d.js', '/a.js', '/b.js', '/c.js', '/t.js']);
+    expect(joined(graph)).toEqual([
+      'export const d = 4;',
+      'export * from "<0>"; export const a = 1;',
+      `import { d } from "<0>"; const s = "import('./no.js')";`,
+      'export const c = 3;',
+      `import { a } from '<1>'; import '<2>'; const c = import(\`<3>\`); // import './no.js'`,
+    ]);
+    expect([...asked].sort()).toEqual(['/a.js', '/b.js', '/c.js', '/d.js', '/t.js'].map((p) => O + p));
+  });
+
+  it('leaves a module with no imports whole', async () => {
+    const { fetchText } = server({ [`${O}/one.js`]: 'const x = a / b / 2; self.x = /import "y"/;' });
+    const graph = await loadModuleGraph(`${O}/one.js`, scanImports, fetchText);
+    expect(graph.modules).toEqual([{ url: `${O}/one.js`, parts: ['const x = a / b / 2; self.x = /import "y"/;'] }]);
+  });
+
+  it('names a circular import and says what to do', async () => {
+    const { fetchText } = server({
+      [`${O}/t.js`]: `import './a.js';`,
+      [`${O}/a.js`]: `import './b.js';`,
+      [`${O}/b.js`]: `import './a.js';`,
+    });
+    await expect(loadModuleGraph(`${O}/t.js`, scanImports, fetchText)).rejects.toThrow(
+      'The tools module has a circular import (/a.js -> /b.js -> /a.js)',
+    );
+  });
+
+  it('refuses a bare module name, which only a bundler can resolve', async () => {
+    const { fetchText } = server({ [`${O}/t.js`]: `import { z } from 'zod';` });
+    const error = await loadModuleGraph(`${O}/t.js`, scanImports, fetchText).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(ModuleGraphError);
+    expect((error as Error).message).toMatch(/^\/t\.js imports 'zod', a bare module name .*\?worker&url/);
+  });
+
+  it('fails with the module that could not be loaded', async () => {
+    const { fetchText } = server({ [`${O}/t.js`]: `import './gone.js';` });
+    await expect(loadModuleGraph(`${O}/t.js`, scanImports, fetchText)).rejects.toThrow(
+      `Could not load the tools module ${O}/gone.js: HTTP 404.`,
+    );
+  });
+});
+
+describe('resolveSpecifier', () => {
+  it('reads relative, root-relative and absolute specifiers against the importing module', () => {
+    expect(resolveSpecifier('./x.js', `${O}/a/b.js`)).toBe(`${O}/a/x.js`);
+    expect(resolveSpecifier('../x.js', `${O}/a/b.js`)).toBe(`${O}/x.js`);
+    expect(resolveSpecifier('/node_modules/.vite/deps/zod.js?v=1', `${O}/a/b.js`)).toBe(
+      `${O}/node_modules/.vite/deps/zod.js?v=1`,
+    );
+    expect(resolveSpecifier('https://cdn.example/m.js', `${O}/a/b.js`)).toBe('https://cdn.example/m.js');
+    expect(() => resolveSpecifier('lodash/get', `${O}/a/b.js`)).toThrow(ModuleGraphError);
+  });
+});
+
+describe('loadModuleGraph: what the scanner cannot read', () => {
+  it('names the module that is not JavaScript', async () => {
+    const { fetchText } = server({
+      [`${O}/t.js`]: `import './page.js';`,
+      [`${O}/page.js`]: '<!doctype html><p>a/b</p>',
+    });
+    await expect(loadModuleGraph(`${O}/t.js`, scanImports, fetchText)).rejects.toThrow(
+      `Could not read the tools module ${O}/page.js as JavaScript: `,
+    );
+  });
+});
