@@ -60,9 +60,7 @@ export default defineConfig(({ mode }) => ({
     alias: { 'moat/worker': resolve(root, 'worker/index.ts'), moat: resolve(root, 'src/index.ts') },
   },
   server: { port: 5173, strictPort: true, headers: isolationHeaders },
-  // Built files, as public as on any static host: answered with CORS to any origin, as GitHub
-  // Pages does (a framed pool's sandboxed frame loads its tools module from an opaque origin).
-  preview: { port: 4173, strictPort: true, headers: isolationHeaders, cors: { origin: '*' } },
+  preview: { port: 4173, strictPort: true, headers: isolationHeaders },
   worker: { format: 'es' },
   // Known up front, so that the first test run does not discover them and reload the page.
   optimizeDeps: { include: ['comlink', 'zod', 'zod/mini', 'zod/v4/core', 'acorn', 'marked', 'dompurify', 'idb'] },

@@ -4,8 +4,8 @@
  * median to the case's anchor measured in the same run.
  */
 
-/** `ms` per operation (lower is better), `ops/s` (higher is better), a plain `count`, or `x`, a derived ratio. */
-export type BenchUnit = 'ms' | 'ops/s' | 'count' | 'x';
+/** `ms` per operation (lower is better), `ops/s` (higher is better), a plain `count`, `MB`, or `x`, a derived ratio. */
+export type BenchUnit = 'ms' | 'ops/s' | 'count' | 'MB' | 'x';
 
 export interface BenchCase {
   /** `area/case`, stable across runs. */

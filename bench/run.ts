@@ -10,6 +10,7 @@ import { build, preview } from 'vite';
 import { chromiumLaunchOptions } from '../test/chromium.ts';
 import { type BenchCase, type BenchResult, measure, measurePaired } from './case.ts';
 import { derivations, nodeCases } from './node/index.ts';
+import { sealedPoolProcesses } from './processes.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -70,6 +71,12 @@ async function runBrowserCases(): Promise<{ results: BenchResult[]; isolated: bo
     const all = await first.evaluate(() => window.moatBench.list());
     const names = new Set(all.map((c) => c.name));
     const list = all.filter((c) => wanted(c.name));
+    if (wanted('pool/sealed-extra-processes')) {
+      process.stdout.write('  pool/sealed-extra-processes … ');
+      const rows = await sealedPoolProcesses(browser, first);
+      results.push(...rows);
+      console.log(rows.map((r) => `${format(r.median, r.unit)} ${r.unit}`).join(', '));
+    }
     await first.close();
     for (const info of list) {
       // A fresh page per case: no workers, databases or garbage left over from the one before.
@@ -118,6 +125,7 @@ async function runNodeCases(): Promise<BenchResult[]> {
 
 function format(value: number, unit: string): string {
   if (unit === 'ops/s' || unit === 'count') return Math.round(value).toLocaleString('en-US');
+  if (unit === 'MB') return value.toFixed(1);
   if (unit === 'x') return value.toFixed(2);
   if (value >= 100) return value.toFixed(0);
   if (value >= 1) return value.toFixed(2);

@@ -9,15 +9,14 @@ import {
   createAgent,
   createCodeSandbox,
   createWorkerPool,
-  framedWorkers,
   openIndexedDBCheckpointer,
   type ToolCall,
   ToolInvoker,
 } from 'moat';
 import { SUGGESTIONS } from './model/offline-rules';
 import { describeModel, explainFailure, loadSettings, type ModelSettings, modelFrom } from './model/settings';
-// The same tools module, as a script a sandboxed frame can load (`?tools=framed`, below).
-import framedToolsUrl from './tools/csp-tools.worker.ts?worker&url';
+// The tools module's address: the pool reads it and runs it sealed (below).
+import toolsUrl from './tools/csp-tools.worker.ts?worker&url';
 import { ChatView } from './ui/chat-view';
 import { h } from './ui/dom';
 import { setUpSettingsDialog } from './ui/settings-dialog';
@@ -40,16 +39,17 @@ const POOL_SIZE = 2;
 const CURRENT = 'moat-demo-current-thread';
 
 /**
- * `?tools=framed`: each tool worker runs in a sandboxed frame, a process apart from the page's,
- * so that a tool that exhausts memory takes down only that process (README, "Memory"). The
- * frame loads the tools script from an opaque origin: the server must answer it with CORS, as
- * GitHub Pages does (`npm start` does not).
+ * The tools run sealed (the default): in workers inside a sandboxed frame at an opaque origin, a
+ * process apart from the page's, where the browser keeps them from the page, its storage and the
+ * network; a tool that exhausts memory takes down only that process (README, "Isolation").
+ * `?tools=plain`: plain workers of the page's origin, the faster and weaker mode (e2e tests
+ * show what it leaves open).
  */
-const framedTools = params.get('tools') === 'framed';
+const plainTools = params.get('tools') === 'plain';
 const pool = createWorkerPool({
-  worker: framedTools
-    ? framedWorkers(framedToolsUrl)
-    : () => new Worker(new URL('./tools/csp-tools.worker.ts', import.meta.url), { type: 'module' }),
+  worker: plainTools
+    ? () => new Worker(new URL('./tools/csp-tools.worker.ts', import.meta.url), { type: 'module' })
+    : toolsUrl,
   size: POOL_SIZE,
   timeoutMs: 20_000,
   network: 'deny',

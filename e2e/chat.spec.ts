@@ -65,10 +65,10 @@ test('fetch_url is denied by the pool, with the reason on its card', async ({ pa
   await expect(lastAnswer(page)).toContainText('The request never left the worker');
 });
 
-// Also with `?tools=framed`: each tool worker in a sandboxed frame of another process (README, "Memory").
+// Sealed (the default) and with `?tools=plain`, workers of the page's own origin.
 for (const [where, query] of [
   ['', ''],
-  [' (tools in sandboxed frames)', '&tools=framed'],
+  [' (plain workers)', '&tools=plain'],
 ]) {
   test(`a tool that hangs is stopped by its time limit; its worker is replaced and the next call works${where}`, async ({
     page,

@@ -12,7 +12,7 @@ test('a memory-hungry tool is stopped by its time limit; the page keeps drawing 
   page.on('crash', () => {
     crashed = true;
   });
-  await page.goto('./?toolTimeoutMs=1500');
+  await page.goto('./?toolTimeoutMs=1500&tools=plain');
   const frames = () => page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(r)));
   const before = await frames();
   await ask(page, 'Eat memory');
@@ -27,7 +27,7 @@ test('a memory-hungry tool is stopped by its time limit; the page keeps drawing 
   expect(crashed).toBe(false);
 });
 
-test('without a time limit it exhausts the renderer memory and the page crashes (a platform limit)', async ({
+test('with plain workers and no time limit it exhausts the renderer memory and the page crashes (a platform limit)', async ({
   page,
 }) => {
   test.setTimeout(90_000);
@@ -35,7 +35,7 @@ test('without a time limit it exhausts the renderer memory and the page crashes 
     page.on('crash', () => resolve(true));
     setTimeout(() => resolve(false), 75_000);
   });
-  await page.goto('./?toolTimeoutMs=0');
+  await page.goto('./?toolTimeoutMs=0&tools=plain');
   await ask(page, 'Eat memory');
   expect(await crashed).toBe(true);
 });
@@ -119,12 +119,12 @@ test("a memory bomb in the sandbox kills only the sandbox's process: the page li
   );
 });
 
-test("with tools in sandboxed frames (?tools=framed), a memory-hungry tool with no time limit kills only its frame's process; the page lives on and the next call works", async ({
+test("with sealed tools (the default), a memory-hungry tool with no time limit kills only its frame's process; the page lives on and the next call works", async ({
   page,
 }) => {
   test.setTimeout(120_000);
   const { reports, crash } = await watchPage(page, 'hog_memory', 'Count the primes below 100000');
-  await page.goto('./?toolTimeoutMs=0&tools=framed');
+  await page.goto('./?toolTimeoutMs=0');
   await ask(page, 'Eat memory');
   await expect.poll(() => crash.at, { timeout: 60_000 }).toBeGreaterThan(0);
   await expect
@@ -132,7 +132,7 @@ test("with tools in sandboxed frames (?tools=framed), a memory-hungry tool with 
     .toMatch(
       /The worker running 'hog_memory' \(call [^)]+\) stopped: its frame's process stopped answering \(out of memory, most likely\)/,
     );
-  // The page asked its next question itself: answered by a tool on a fresh framed worker.
+  // The page asked its next question itself: answered by a tool on a fresh sealed worker.
   await expect
     .poll(() => reports.at(-1)?.answer ?? '', { timeout: 30_000 })
     .toContain('There are 9,592 primes below 100,000');

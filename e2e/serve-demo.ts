@@ -1,7 +1,7 @@
 /**
  * The built demo (`dist-demo/`) on a plain static server under a sub-path, as GitHub Pages
- * serves a project site: no cross-origin isolation headers, no CSP, and, as GitHub Pages does,
- * `Access-Control-Allow-Origin: *` (the demo's `?tools=framed` loads its tools from an opaque origin).
+ * serves a project site: no cross-origin isolation headers, no CSP, no CORS headers (sealed tools
+ * need none: the page reads the tools module from its own origin).
  * `node --import tsx e2e/serve-demo.ts [port] [base] [isolated]` (defaults 4173, /moat/): with
  * `isolated`, every response carries COOP and COEP, and the page is cross-origin isolated (as
  * `npm start` serves it).
@@ -14,7 +14,6 @@ const port = Number(process.argv[2] ?? 4173);
 const base = process.argv[3] ?? '/moat/';
 const root = resolve(import.meta.dirname, '../dist-demo');
 const headers: Record<string, string> = {
-  'access-control-allow-origin': '*',
   ...(process.argv[4] === 'isolated'
     ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }
     : {}),

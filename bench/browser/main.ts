@@ -1,13 +1,26 @@
 // The benchmark page: registers the browser cases and lets the runner call them one by one.
+import { createWorkerPool, type WorkerPool } from '../../src/pool/worker-pool';
 import { type BenchCase, measure, measurePaired } from '../case';
+import poolToolsMiniUrl from '../workers/pool-tools-mini.worker.ts?worker&url';
 import { agentCases } from './agent';
 import { anchorCases } from './anchors';
 import { codeCases } from './code';
 import { invokerCases } from './invoker';
 import { poolCases } from './pool';
+import { sealedCases } from './sealed';
 import { storeCases } from './store';
 
-const cases: BenchCase[] = [...anchorCases, ...poolCases, ...storeCases, ...invokerCases, ...agentCases, ...codeCases];
+let sealed: WorkerPool | undefined;
+
+const cases: BenchCase[] = [
+  ...anchorCases,
+  ...sealedCases,
+  ...poolCases,
+  ...storeCases,
+  ...invokerCases,
+  ...agentCases,
+  ...codeCases,
+];
 
 declare global {
   interface Window {
@@ -16,6 +29,9 @@ declare global {
       run(name: string): Promise<number[]>;
       runPaired(name: string, anchor: string): Promise<{ samples: number[]; anchorSamples: number[] }>;
       isolated: boolean;
+      /** A sealed pool of two workers, kept open until closeSealedPool (bench/processes.ts measures it). */
+      openSealedPool(): Promise<void>;
+      closeSealedPool(): Promise<void>;
     };
   }
 }
@@ -34,4 +50,12 @@ window.moatBench = {
     return measurePaired(c, a);
   },
   isolated: crossOriginIsolated,
+  openSealedPool: async () => {
+    sealed = createWorkerPool({ worker: poolToolsMiniUrl, size: 2 });
+    await Promise.all([0, 1].map((i) => sealed?.call({ id: `p${i}`, name: 'sleep', args: { ms: 20 } })));
+  },
+  closeSealedPool: async () => {
+    await sealed?.close();
+    sealed = undefined;
+  },
 };

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
-// The demo's tools. They run in Web Workers: no DOM, no page globals, no network (the pool says
-// 'deny', and the dev/preview servers send this file with a Content-Security-Policy as well).
+// The demo's tools. They run sealed, in Web Workers inside a sandboxed frame: no DOM, no page
+// globals, no storage of the app's, no network (the pool says 'deny'; with plain workers the
+// dev/preview servers send this file with a Content-Security-Policy as well).
 import { defineTool, serveTools } from 'moat/worker';
 import * as z from 'zod/mini';
 import { evaluate, tidy } from './calculator';
@@ -154,8 +155,8 @@ serveTools([
     name: 'hog_memory',
     description: 'Allocate memory without end (shows what a time limit does for the page).',
     input: z.object({}),
-    // Chromium gives a page's workers the page's memory: without a limit, this takes the page down
-    // (framed, `?tools=framed`, only the frame's process).
+    // Without a limit, this takes down the sealed frame's process (the page lives on); with plain
+    // workers (`?tools=plain`), which share the page's memory, the whole page.
     timeoutMs: 1_500,
     run: () => {
       const hoard: number[][] = [];

@@ -16,13 +16,15 @@ function server(files: Record<string, string>) {
 
 /** The graph's modules joined as the frame joins them, with `<n>` for module n's blob URL. */
 function joined(graph: Awaited<ReturnType<typeof loadModuleGraph>>): string[] {
-  return graph.modules.map((m) => m.parts.map((p) => (typeof p === 'number' ? `<${p}>` : p)).join(''));
+  return graph.modules.map((m) =>
+    m.parts.map((p) => (typeof p === 'number' ? `<${p}>` : typeof p === 'string' ? p : `late[${p.late}]`)).join(''),
+  );
 }
 
 const O = 'https://app.example';
 
 describe('loadModuleGraph', () => {
-  it('orders modules after what they import, each once, the entry last, with imports pointing at them', async () => {
+  it('orders modules after what they import statically, each once, with imports pointing at them', async () => {
     const { asked, fetchText } = server({
       [`${O}/t.js`]: `import { a } from './a.js'; import '/b.js'; const c = import(\`./c.js\`); // import './no.js'`,
       [`${O}/a.js`]: `export * from "./d.js"; export const a = 1;`,
@@ -31,13 +33,14 @@ describe('loadModuleGraph', () => {
       [`${O}/d.js`]: `export const d = 4;`,
     });
     const graph = await loadModuleGraph(`${O}/t.js`, scanImports, fetchText);
-    expect(graph.modules.map((m) => m.url.slice(O.length))).toEqual(['/d.js', '/a.js', '/b.js', '/c.js', '/t.js']);
+    expect(graph.modules.map((m) => m.url.slice(O.length))).toEqual(['/d.js', '/a.js', '/b.js', '/t.js', '/c.js']);
+    expect(graph.entry).toBe(3);
     expect(joined(graph)).toEqual([
       'export const d = 4;',
       'export * from "<0>"; export const a = 1;',
       `import { d } from "<0>"; const s = "import('./no.js')";`,
+      `import { a } from '<1>'; import '<2>'; const c = import(late[4]); // import './no.js'`,
       'export const c = 3;',
-      `import { a } from '<1>'; import '<2>'; const c = import(\`<3>\`); // import './no.js'`,
     ]);
     expect([...asked].sort()).toEqual(['/a.js', '/b.js', '/c.js', '/d.js', '/t.js'].map((p) => O + p));
   });
@@ -45,10 +48,29 @@ describe('loadModuleGraph', () => {
   it('leaves a module with no imports whole', async () => {
     const { fetchText } = server({ [`${O}/one.js`]: 'const x = a / b / 2; self.x = /import "y"/;' });
     const graph = await loadModuleGraph(`${O}/one.js`, scanImports, fetchText);
-    expect(graph.modules).toEqual([{ url: `${O}/one.js`, parts: ['const x = a / b / 2; self.x = /import "y"/;'] }]);
+    expect(graph).toEqual({
+      modules: [{ url: `${O}/one.js`, parts: ['const x = a / b / 2; self.x = /import "y"/;'] }],
+      entry: 0,
+    });
   });
 
-  it('names a circular import and says what to do', async () => {
+  it('closes a cycle through a dynamic import, as bundlers write them (a chunk importing its entry back)', async () => {
+    const { fetchText } = server({
+      [`${O}/w.js`]: `import './shared.js'; export const h = 1; const s = import(\`./store.js\`);`,
+      [`${O}/shared.js`]: `export const x = import("./store.js");`,
+      [`${O}/store.js`]: `import { h } from './w.js'; import './shared.js';`,
+    });
+    const graph = await loadModuleGraph(`${O}/w.js`, scanImports, fetchText);
+    expect(graph.modules.map((m) => m.url.slice(O.length))).toEqual(['/shared.js', '/w.js', '/store.js']);
+    expect(graph.entry).toBe(1);
+    expect(joined(graph)).toEqual([
+      'export const x = import(late[2]);',
+      `import '<0>'; export const h = 1; const s = import(late[2]);`,
+      `import { h } from '<1>'; import '<0>';`,
+    ]);
+  });
+
+  it('names a static circular import and says what to do', async () => {
     const { fetchText } = server({
       [`${O}/t.js`]: `import './a.js';`,
       [`${O}/a.js`]: `import './b.js';`,

@@ -6,15 +6,24 @@
  * dozen modules, all same-origin paths.
  */
 
-/** One module: its text cut where its imports name another module (a number: that module's index). */
+/**
+ * One module: its text cut where its imports name another module. A number stands for that
+ * module's URL (a static import); `{ late: n }` for an expression giving module n's URL when it
+ * runs (a dynamic `import()`, whose module may come later: bundlers often import the entry back
+ * from a chunk it loads on demand, a cycle that blob URLs, fixed once made, could not close).
+ */
 export interface GraphModule {
   readonly url: string;
-  readonly parts: readonly (string | number)[];
+  readonly parts: readonly (string | number | { readonly late: number })[];
 }
 
-/** Modules in an order where each comes after everything it imports; the entry is the last. */
+/**
+ * Modules in an order where each comes after everything it imports statically; the entry is
+ * `entry`.
+ */
 export interface ModuleGraph {
   readonly modules: readonly GraphModule[];
+  readonly entry: number;
 }
 
 /** The graph could not be read: the message says what to change. */
@@ -24,8 +33,11 @@ export class ModuleGraphError extends Error {
 
 type FetchText = (url: string) => Promise<string>;
 
-/** Specifiers in `text` that name a module, with where they stand (the quotes excluded). */
-export type ScanImports = (text: string) => { start: number; end: number; specifier: string }[];
+/**
+ * Specifiers in `text` that name a module, with where they stand: a static one without its
+ * quotes, a dynamic one with them.
+ */
+export type ScanImports = (text: string) => { start: number; end: number; specifier: string; dynamic: boolean }[];
 
 /**
  * Reads the module at `entry` and all it imports (static imports and re-exports, and dynamic
@@ -68,11 +80,17 @@ export async function loadModuleGraph(
     const found = scanned.map((at) => ({ ...at, url: resolveSpecifier(at.specifier, url) }));
     // Start every fetch at once; place them in order.
     for (const dep of found) void read(dep.url);
-    const parts: (string | number)[] = [];
+    const parts: (string | number | { late: number })[] = [];
     let from = 0;
     for (const dep of found) {
-      const depIndex = await visit(dep.url, [...path, url]);
-      parts.push(text.slice(from, dep.start), depIndex);
+      parts.push(text.slice(from, dep.start));
+      if (dep.dynamic) {
+        const part = { late: -1 };
+        late.push({ part, url: dep.url });
+        parts.push(part);
+      } else {
+        parts.push(await visit(dep.url, [...path, url]));
+      }
       from = dep.end;
     }
     parts.push(text.slice(from));
@@ -80,8 +98,11 @@ export async function loadModuleGraph(
     index.set(url, modules.length - 1);
     return modules.length - 1;
   };
-  await visit(entry, []);
-  return { modules };
+  /** Dynamic imports: read once the static graph is placed, so they may import any of it back. */
+  const late: { part: { late: number }; url: string }[] = [];
+  const at = await visit(entry, []);
+  for (let next = late.shift(); next; next = late.shift()) next.part.late = await visit(next.url, []);
+  return { modules, entry: at };
 }
 
 /** A specifier as a module URL: relative, root-relative or absolute; a bare one is an error. */

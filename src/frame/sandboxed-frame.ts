@@ -15,6 +15,7 @@ import type { ModuleGraph } from './module-graph';
 /** The frame's own script (made into text: it may use nothing from outside itself). */
 function frameMain(): void {
   const workers = new Map<number, Worker>();
+  /** The loader of the module graph's entry: a classic script. */
   let entry: string | undefined;
   const blobUrl = (text: string) => URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
   addEventListener('message', (event: MessageEvent) => {
@@ -22,21 +23,24 @@ function frameMain(): void {
     const m = event.data;
     if (m?.t === 'ping') parent.postMessage({ t: 'pong', n: m.n }, '*');
     else if (m?.t === 'modules' && entry === undefined) {
+      // A module's dynamic import() asks the loader's table for a URL (see GraphModule).
+      const table = 'self[Symbol.for("moat.modules")]';
       const urls: string[] = [];
-      for (const module of m.graph.modules as { parts: (string | number)[] }[]) {
-        urls.push(blobUrl(module.parts.map((p) => (typeof p === 'number' ? urls[p] : p)).join('')));
+      for (const module of m.graph.modules as { parts: (string | number | { late: number })[] }[]) {
+        const text = module.parts.map((p) =>
+          typeof p === 'string' ? p : typeof p === 'number' ? urls[p] : `${table}[${p.late}]`,
+        );
+        urls.push(blobUrl(text.join('')));
       }
-      entry = urls[urls.length - 1];
+      entry = `Object.defineProperty(self, Symbol.for("moat.modules"), { value: Object.freeze(${JSON.stringify(urls)}) });
+const post = self.postMessage.bind(self);
+import(${JSON.stringify(urls[m.graph.entry])}).then(() => post({ loaded: true }), (error) => post({ failed: String(error) }));`;
     } else if (m?.t === 'spawn' && typeof m.id === 'number' && !workers.has(m.id) && event.ports[0]) {
       const id: number = m.id;
       const port = event.ports[0];
       const broken = (reason: string) => parent.postMessage({ t: 'broken', id, reason }, '*');
       // A module worker cannot start from a blob at an opaque origin; a classic one can import().
-      const source: string | undefined =
-        m.source ??
-        (entry &&
-          `const post = self.postMessage.bind(self);
-import(${JSON.stringify(entry)}).then(() => post({ loaded: true }), (error) => post({ failed: String(error) }));`);
+      const source: string | undefined = m.source ?? entry;
       if (source === undefined) return broken('it was given no code to run');
       const worker = new Worker(blobUrl(source));
       workers.set(id, worker);

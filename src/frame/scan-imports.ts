@@ -1,13 +1,14 @@
 /**
  * Where a module's text names other modules: static imports, re-exports (`from '…'`, `import '…'`)
- * and dynamic `import()` of a literal. Read with acorn's tokenizer, which tells strings, comments,
+ * and dynamic `import()` of a literal (whose range then takes in its quotes: it is replaced by an
+ * expression). Read with acorn's tokenizer, which tells strings, comments,
  * templates and regular expressions apart: a quote inside any of them is not an import.
  */
 import { type Token, tokenizer } from 'acorn';
 import type { ScanImports } from './module-graph';
 
 export const scanImports: ScanImports = (text) => {
-  const found: { start: number; end: number; specifier: string }[] = [];
+  const found: ReturnType<ScanImports> = [];
   // acorn's Token carries its value, though its types do not say so.
   const tokens = [...tokenizer(text, { ecmaVersion: 'latest', sourceType: 'module' })] as (Token & {
     value?: unknown;
@@ -21,13 +22,16 @@ export const scanImports: ScanImports = (text) => {
     let next = tokens[i + 1];
     // import('…') or import(`…`): a dynamic import of a literal.
     if (isImport && next?.type.label === '(') next = tokens[i + 2];
+    const dynamic = isImport && tokens[i + 1]?.type.label === '(';
     if (next?.type.label === 'string') {
-      found.push({ start: next.start + 1, end: next.end - 1, specifier: String(next.value) });
-    } else if (isImport && next?.type.label === '`') {
+      // A static import's specifier without its quotes; a dynamic one's with them (an expression).
+      const quotes = dynamic ? 0 : 1;
+      found.push({ start: next.start + quotes, end: next.end - quotes, specifier: String(next.value), dynamic });
+    } else if (dynamic && next?.type.label === '`') {
       const body = tokens[i + 3];
       const close = tokens[i + 4];
-      if (tokens[i + 1]?.type.label === '(' && body?.type.label === 'template' && close?.type.label === '`') {
-        found.push({ start: body.start, end: body.end, specifier: String(body.value) });
+      if (body?.type.label === 'template' && close?.type.label === '`') {
+        found.push({ start: next.start, end: close.end, specifier: String(body.value), dynamic });
       }
     }
   }

@@ -1,13 +1,14 @@
 import { ask, cards, expect, idle, lastAnswer, test } from './fixtures';
 
-// The demo with `?tools=framed`: every tool worker runs in a sandboxed frame, a process apart
-// from the page's; the page serves the tools' note store (README, "Memory").
+// The demo as it is served: every tool worker runs sealed, in a sandboxed frame, a process apart
+// from the page's; the page serves the tools' note store (README, "Isolation"). The static server
+// sends no CORS and no COOP/COEP headers: the page reads the tools module itself.
 
-test('tools in sandboxed frames answer: parallel results, notes kept by the page, a denied fetch', async ({
+test('sealed tools answer: parallel results, notes kept by the page, a denied fetch', async ({
   page,
   expectConsoleErrors: _,
 }) => {
-  await page.goto('./?tools=framed');
+  await page.goto('./');
   await ask(page, 'What is 3 * 12? Also, what is 11 + 49?');
   const calc = cards(page, 'calculator');
   await expect(calc.nth(0).getByTestId('tool-result')).toContainText('"result": 36');
@@ -18,7 +19,7 @@ test('tools in sandboxed frames answer: parallel results, notes kept by the page
   await ask(page, 'Remember that my favourite tea is sencha');
   await expect(cards(page, 'remember')).toHaveAttribute('data-status', 'done');
   await idle(page);
-  // Written through the page: the page's own IndexedDB holds it, and a reload (new frames) reads it.
+  // Written through the page: the page's own IndexedDB holds it, and a reload (a new frame) reads it.
   await page.reload();
   await ask(page, 'What do you remember about tea?');
   await expect(lastAnswer(page)).toContainText('my favourite tea: my favourite tea is sencha');

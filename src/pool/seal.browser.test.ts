@@ -1,0 +1,151 @@
+import { afterAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { call } from '../../test/pool-helpers';
+import probeUrl from '../../test/workers/seal-probe.worker.ts?worker&url';
+import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
+
+// What each mode stops (README, "Isolation"), probed with the built-ins a module kept from before
+// moat/worker: the JavaScript guard cannot stop those, so what stops them is the browser's seal.
+// The probe server (test/probe-server.ts) counts every request that reaches it.
+
+const server = inject('probeUrl');
+const hits = async (): Promise<string[]> => (await fetch(`${server}/__hits`)).json();
+const NETWORK_DOORS = [
+  'fetch',
+  'xhr',
+  'xhr-sync',
+  'websocket',
+  'websocket-stream',
+  'eventsource',
+  'webtransport',
+  'import',
+  'import-scripts',
+  'worker',
+  'blob-worker',
+  'shared-worker',
+  'font',
+] as const;
+const STORAGE_DOORS = ['indexeddb', 'caches', 'broadcast', 'cookies'] as const;
+
+const plain = () => new Worker(new URL('../../test/workers/seal-probe.worker.ts', import.meta.url), { type: 'module' });
+const pools: WorkerPool[] = [];
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+function poolOf(worker: WorkerPoolOptions['worker']): WorkerPool {
+  const pool = createWorkerPool({ worker, size: 1, timeoutMs: 15_000, network: 'deny' });
+  pools.push(pool);
+  return pool;
+}
+
+/** Each door tried once, one after the other; what each said. */
+async function tryDoors(pool: WorkerPool): Promise<Record<string, string>> {
+  const said: Record<string, string> = {};
+  for (const door of NETWORK_DOORS) {
+    said[door] = (await pool.call(call('door', { door, url: `${server}/door-${door}.js` }))).content as string;
+  }
+  return said;
+}
+
+describe("network: 'deny'", () => {
+  beforeEach(async () => {
+    await fetch(`${server}/__reset`);
+  });
+
+  it("sealed (the default): no door reaches the probe server, each refused by the frame's policy", async () => {
+    const said = await tryDoors(poolOf(probeUrl));
+    expect(await hits()).toEqual([]);
+    for (const door of NETWORK_DOORS) expect(said[door], door).not.toMatch(/^reached: (?!absent)/);
+    // The browser says why: its Content-Security-Policy, door by door (those it has).
+    expect(said.fetch).toMatch(/\[csp: connect-src\]$/);
+    expect(said.xhr).toMatch(/\[csp: connect-src\]$/);
+    expect(said['xhr-sync']).toMatch(/\[csp: connect-src\]$/);
+    expect(said.websocket).toMatch(/\[csp: connect-src\]$/);
+    expect(said['websocket-stream']).toMatch(/\[csp: connect-src\]$/);
+    expect(said.eventsource).toMatch(/\[csp: connect-src\]$/);
+    expect(said.webtransport).toMatch(/\[csp: connect-src\]$/);
+    expect(said.import).toMatch(/\[csp: script-src(-elem)?\]$/);
+    expect(said['import-scripts']).toMatch(/\[csp: script-src(-elem)?\]$/);
+    expect(said.worker).toMatch(/\[csp: worker-src\]$/);
+    expect(said.font).toMatch(/\[csp: font-src\]$/);
+    // A worker made from a blob inherits the frame's policy: its own fetch is refused too.
+    expect(said['blob-worker']).toMatch(/^blocked: /);
+    // Dedicated workers have no SharedWorker at all.
+    expect(said['shared-worker']).toBe('reached: absent');
+  });
+
+  it('plain: a module that ran before moat/worker reaches the server through these doors', async () => {
+    const said = await tryDoors(poolOf(plain));
+    const reached = new Set((await hits()).map((h) => h.split(' ')[1]?.replace(/^\/door-|\.js$/g, '')));
+    expect([...reached].sort()).toEqual(
+      [
+        'fetch',
+        'xhr',
+        'xhr-sync',
+        'websocket',
+        'websocket-stream',
+        'eventsource',
+        'import',
+        'worker',
+        'blob-worker',
+        'font',
+      ].sort(),
+    );
+    expect(said['import-scripts']).toBe('reached: absent (a module worker)');
+  });
+});
+
+describe("the app's own storage", () => {
+  const name = `app-secrets-${Math.random().toString(36).slice(2)}`;
+  const heard: unknown[] = [];
+  let channel: BroadcastChannel;
+
+  beforeEach(async () => {
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onupgradeneeded = () => request.result.createObjectStore('conversations');
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error);
+    });
+    await caches.open(`${name}-cache`);
+    channel = new BroadcastChannel(name);
+    channel.onmessage = (e) => heard.push(e.data);
+    return async () => {
+      channel.close();
+      indexedDB.deleteDatabase(name);
+      await caches.delete(`${name}-cache`);
+    };
+  });
+
+  /** Every storage door tried; then a message of the page's own on the channel, to know the tool's would have come first. */
+  async function tryStorage(pool: WorkerPool) {
+    heard.length = 0;
+    const said: Record<string, string> = {};
+    for (const door of STORAGE_DOORS) said[door] = (await pool.call(call('storage', { door, name }))).content as string;
+    const marker = new BroadcastChannel(name);
+    const markerHeard = new Promise<void>((resolve) => {
+      channel.addEventListener('message', (e) => e.data === 'marker' && resolve(), { once: false });
+    });
+    marker.postMessage('marker');
+    await markerHeard;
+    marker.close();
+    return said;
+  }
+
+  it('sealed: unreadable, and the page hears nothing from the tool', async () => {
+    const said = await tryStorage(poolOf(probeUrl));
+    expect(said.indexeddb).toMatch(/^blocked: SecurityError: /);
+    expect(said.caches).toMatch(/^blocked: SecurityError: /);
+    expect(said.cookies).toBe('reached: absent');
+    expect(heard).toEqual(['marker']);
+  });
+
+  it("plain: the app's database, caches and channel are the tool's too", async () => {
+    const said = await tryStorage(poolOf(plain));
+    expect(said.indexeddb).toBe('reached: stores conversations');
+    expect(said.caches).toContain(`${name}-cache`);
+    expect(heard).toEqual(['from the tool', 'marker']);
+  });
+});
