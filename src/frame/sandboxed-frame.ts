@@ -15,34 +15,24 @@ import type { ModuleGraph } from './module-graph';
 /** The frame's own script (made into text: it may use nothing from outside itself). */
 function frameMain(): void {
   const workers = new Map<number, Worker>();
-  /** The loader of the module graph's entry: a classic script. */
-  let entry: string | undefined;
-  const blobUrl = (text: string) => URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+  let graph: unknown;
   addEventListener('message', (event: MessageEvent) => {
     if (event.source !== parent) return;
     const m = event.data;
     if (m?.t === 'ping') parent.postMessage({ t: 'pong', n: m.n }, '*');
-    else if (m?.t === 'modules' && entry === undefined) {
-      // A module's dynamic import() asks the loader's table for a URL (see GraphModule).
-      const table = 'self[Symbol.for("moat.modules")]';
-      const urls: string[] = [];
-      for (const module of m.graph.modules as { parts: (string | number | { late: number })[] }[]) {
-        const text = module.parts.map((p) =>
-          typeof p === 'string' ? p : typeof p === 'number' ? urls[p] : `${table}[${p.late}]`,
-        );
-        urls.push(blobUrl(text.join('')));
-      }
-      entry = `Object.defineProperty(self, Symbol.for("moat.modules"), { value: Object.freeze(${JSON.stringify(urls)}) });
-const post = self.postMessage.bind(self);
-import(${JSON.stringify(urls[m.graph.entry])}).then(() => post({ loaded: true }), (error) => post({ failed: String(error) }));`;
-    } else if (m?.t === 'spawn' && typeof m.id === 'number' && !workers.has(m.id) && event.ports[0]) {
+    else if (m?.t === 'modules') graph = m.graph;
+    else if (m?.t === 'spawn' && typeof m.id === 'number' && !workers.has(m.id) && event.ports[0]) {
       const id: number = m.id;
       const port = event.ports[0];
       const broken = (reason: string) => parent.postMessage({ t: 'broken', id, reason }, '*');
-      // A module worker cannot start from a blob at an opaque origin; a classic one can import().
-      const source: string | undefined = m.source ?? entry;
-      if (source === undefined) return broken('it was given no code to run');
-      const worker = new Worker(blobUrl(source));
+      if (typeof m.source !== 'string' && graph === undefined) return broken('it was given no code to run');
+      // A worker's own script: from a blob. The module graph's loader: from a data: URL, which
+      // (unlike a blob of an opaque origin) makes the worker a secure context (crypto.subtle).
+      const worker =
+        typeof m.source === 'string'
+          ? new Worker(URL.createObjectURL(new Blob([m.source], { type: 'text/javascript' })))
+          : new Worker(`data:text/javascript,${encodeURIComponent(m.loader)}`);
+      if (typeof m.source !== 'string') worker.postMessage(graph);
       workers.set(id, worker);
       worker.onerror = (e) => broken(e.message ? `its worker failed: ${e.message}` : 'its worker failed to start');
       if (!m.announces) {
@@ -62,6 +52,26 @@ import(${JSON.stringify(urls[m.graph.entry])}).then(() => post({ loaded: true })
   });
   parent.postMessage({ t: 'loaded' }, '*');
 }
+
+/**
+ * A module graph's loader, a classic script (a module worker cannot start at an opaque origin):
+ * it takes the graph from its first message, makes each module a blob URL of its own, dependencies
+ * first, and imports the entry. A dynamic import() reads the frozen table (see GraphModule).
+ * Text, not a function made into text: a dev server rewrites the import() of a function's body.
+ */
+const GRAPH_LOADER = `onmessage = (event) => {
+  onmessage = null;
+  const graph = event.data;
+  const urls = [];
+  for (const module of graph.modules) {
+    const text = module.parts.map((p) =>
+      typeof p === 'string' ? p : typeof p === 'number' ? urls[p] : 'self[Symbol.for("moat.modules")][' + p.late + ']');
+    urls.push(URL.createObjectURL(new Blob([text.join('')], { type: 'text/javascript' })));
+  }
+  Object.defineProperty(self, Symbol.for('moat.modules'), { value: Object.freeze(urls) });
+  const post = self.postMessage.bind(self);
+  import(urls[graph.entry]).then(() => post({ loaded: true }), (error) => post({ failed: String(error) }));
+};`;
 
 const PING_MS = 250;
 
@@ -146,7 +156,8 @@ export class SandboxedFrame {
     };
     this.#workers.set(id, worker);
     const { source, module, announces } = options;
-    this.#send({ t: 'spawn', id, ...(module ? {} : { source }), announces: announces === true }, [port]);
+    const code = module ? { loader: GRAPH_LOADER } : { source };
+    this.#send({ t: 'spawn', id, ...code, announces: announces === true }, [port]);
     return worker;
   }
 
@@ -166,8 +177,14 @@ export class SandboxedFrame {
     if (!on || this.#closed) return;
     this.#lastPong = performance.now();
     let n = 0;
+    let lastTick = performance.now();
     this.#pingTimer = setInterval(() => {
-      if (!this.#outbox && performance.now() - this.#lastPong > deadMs) {
+      const now = performance.now();
+      // A tick that comes late means the page itself was busy: answers may be waiting unread in
+      // its queue, so silence proves nothing this time; the frame gets a whole period again.
+      if (now - lastTick > 2 * PING_MS) this.#lastPong = Math.max(this.#lastPong, now - PING_MS);
+      lastTick = now;
+      if (!this.#outbox && now - this.#lastPong > deadMs) {
         this.die('its process stopped answering (out of memory, most likely)');
         return;
       }

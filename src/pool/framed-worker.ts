@@ -27,13 +27,13 @@ export class FrameFailureEvent extends Event {
 }
 
 /**
- * The frame's policy: its own inline script, eval (tools may compile code, as zod does) and blob
- * workers; no script from any URL (the tools arrive as text), and no connection at all when the
+ * The frame's policy: its own inline script, eval (tools may compile code, as zod does), blob
+ * scripts and workers, and the data: URL each tool worker starts from; no script from any URL (the tools arrive as text), and no connection at all when the
  * pool's policy is `'deny'` (otherwise the worker's own guard decides).
  */
 export function sealedFrameCsp(networkDenied: boolean): string {
   const connect = networkDenied ? "'none'" : '*';
-  return `default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob:; connect-src ${connect}; base-uri 'none'; form-action 'none'`;
+  return `default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob: data:; connect-src ${connect}; base-uri 'none'; form-action 'none'`;
 }
 
 /**

@@ -5,7 +5,7 @@ import { resolvePoolOptions } from './pool-options';
 describe('sealed workers: options and policy', () => {
   it('lets the frame run its own script, eval and blob workers, no script URL at all, and no connection under deny', () => {
     expect(sealedFrameCsp(true)).toBe(
-      "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob:; connect-src 'none'; base-uri 'none'; form-action 'none'",
+      "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob: data:; connect-src 'none'; base-uri 'none'; form-action 'none'",
     );
     expect(sealedFrameCsp(false)).toContain('connect-src *;');
   });

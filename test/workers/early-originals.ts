@@ -18,9 +18,16 @@ export const early = {
   SharedWorker: g.SharedWorker as (new (url: string) => unknown) | undefined,
   FontFace,
   fontLoad: FontFace.prototype.load,
-  importScripts: typeof importScripts === 'function' ? importScripts : undefined,
+  importScripts: typeof importScripts === 'function' ? importScripts.bind(globalThis) : undefined,
   indexedDB,
-  caches: g.caches as CacheStorage | undefined,
+  // Reading it throws in a worker started from a data: URL (a sealed one): then it is the read.
+  caches: (() => {
+    try {
+      return g.caches as CacheStorage | undefined;
+    } catch (error) {
+      return { keys: () => Promise.reject(error) } as unknown as CacheStorage;
+    }
+  })(),
   BroadcastChannel,
   cookieStore: g.cookieStore as { getAll(): Promise<unknown[]> } | undefined,
 };

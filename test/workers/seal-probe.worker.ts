@@ -1,7 +1,9 @@
 /// <reference lib="webworker" />
 // Every door out of a tool worker, tried with the built-ins a module kept from before moat/worker
 // (early-originals.ts, imported first). What reaches the probe server is counted there.
-
+// First, as a side-effect import (which no formatter moves): modules are evaluated in the order
+// they are first imported, so this one runs before moat/worker installs its guard.
+import './early-originals';
 import { defineTool, serveTools } from 'moat/worker';
 import * as z from 'zod';
 import { early } from './early-originals';
@@ -123,6 +125,14 @@ async function storage(door: string, name: string): Promise<string> {
       channel.close();
       return 'posted';
     }
+    case 'secure-context':
+      return [
+        isSecureContext ? 'secure' : 'not secure',
+        typeof crypto.subtle === 'object' && 'subtle',
+        typeof crypto.randomUUID === 'function' && 'randomUUID',
+      ]
+        .filter(Boolean)
+        .join(', ');
     case 'cookies':
       if (!early.cookieStore) return 'absent';
       return `cookies ${(await early.cookieStore.getAll()).length}`;
