@@ -158,7 +158,9 @@ describe('chooseChromium on any machine', () => {
   });
 });
 
-describe('scripts/ensure-browser.ts', () => {
+// Each test starts Node with tsx and Playwright's module: about 1 s alone, several beside the
+// browser tests on two cores.
+describe('scripts/ensure-browser.ts', { timeout: 60_000 }, () => {
   const root = resolve(import.meta.dirname, '..');
   const dir = mkdtempSync(join(tmpdir(), 'moat-ensure-browser-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
