@@ -1,0 +1,36 @@
+import { createAgent, createWorkerPool, scriptedModel } from 'moat';
+import toolsUrl from './tools.worker.ts?worker&url';
+
+/** Where the page says how the run went; scripts/test-package.ts reads them. */
+const show = (id: string, text: string) => {
+  const element = document.getElementById(id);
+  if (element) element.textContent = text;
+};
+
+// A plain module worker until the package takes the URL itself (sealed by default); then:
+// const pool = createWorkerPool({ worker: toolsUrl });
+const pool = createWorkerPool({ worker: () => new Worker(toolsUrl, { type: 'module' }) });
+
+// No network: the model asks for one tool call, then answers with what the tool returned.
+const model = scriptedModel((messages) => {
+  const last = messages.at(-1);
+  return last?.role === 'tool'
+    ? { text: `6 x 7 = ${last.content}` }
+    : { toolCalls: [{ name: 'multiply', args: { a: 6, b: 7 } }] };
+});
+const agent = createAgent({ model, pool });
+
+try {
+  for await (const event of agent.stream('What is 6 times 7?')) {
+    if (event.type === 'tool-finished') show('tool', event.message.content);
+    if (event.type === 'tool-error') throw event.error;
+    if (event.type === 'error') throw event.error;
+    if (event.type === 'finish') show('answer', event.text);
+  }
+  document.body.dataset.state = 'done';
+} catch (error) {
+  show('error', error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  document.body.dataset.state = 'error';
+} finally {
+  await pool.close();
+}
