@@ -7,9 +7,8 @@ const show = (id: string, text: string) => {
   if (element) element.textContent = text;
 };
 
-// A plain module worker until the package takes the URL itself (sealed by default); then:
-// const pool = createWorkerPool({ worker: toolsUrl });
-const pool = createWorkerPool({ worker: () => new Worker(toolsUrl, { type: 'module' }) });
+// Sealed, the default: the tools run in a sandboxed frame's worker, read from this app's origin.
+const pool = createWorkerPool({ worker: toolsUrl });
 
 // No network: the model asks for one tool call, then answers with what the tool returned.
 const model = scriptedModel((messages) => {
