@@ -10,6 +10,9 @@ export const DEMO_BASE = '/moat/';
 export const MODEL_SERVER = 'http://127.0.0.1:4180';
 const MEMORY = /memory\.spec\.ts$/;
 const FRAMES = /cpu\.spec\.ts$/;
+/** `npm start`'s dev server (unbundled modules), a port of its own for the tests. */
+const DEV = /dev-server\.spec\.ts$/;
+const devPort = 5174;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -24,14 +27,23 @@ export default defineConfig({
   // needs a while to give them back.
   projects: [
     {
+      name: 'dev',
+      testMatch: DEV,
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: chromiumLaunchOptions(),
+        baseURL: `http://127.0.0.1:${devPort}/`,
+      },
+    },
+    {
       name: 'chromium',
-      testIgnore: [MEMORY, FRAMES],
+      testIgnore: [MEMORY, FRAMES, DEV],
       use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions() },
     },
     {
       // The chat page again on a cross-origin-isolated page: shared memory on in the pool.
       name: 'isolated',
-      testIgnore: [MEMORY, FRAMES],
+      testIgnore: [MEMORY, FRAMES, DEV],
       use: {
         ...devices['Desktop Chrome'],
         launchOptions: chromiumLaunchOptions(),
@@ -66,6 +78,13 @@ export default defineConfig({
       url: `http://127.0.0.1:${isolatedPort}${DEMO_BASE}`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
+    },
+    {
+      // As `npm start` runs it, on a port of its own.
+      command: `npx vite --host 127.0.0.1 --port ${devPort}`,
+      url: `http://127.0.0.1:${devPort}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
     },
     {
       command: 'node --import tsx test/model-server/main.ts 4180',
