@@ -2,8 +2,10 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { ask, cards, expect, idle, lastAnswer, test } from './fixtures';
 
+// The sealed tools' frame is hidden from everyone (aria-hidden, no size), and axe cannot inject
+// itself into a sandboxed frame of another origin (it waits on it until the test's time runs out).
 const violations = async (page: Page) =>
-  (await new AxeBuilder({ page }).analyze()).violations.map(
+  (await new AxeBuilder({ page }).exclude('iframe[title="Moat tool worker"]').analyze()).violations.map(
     (v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
   );
 
