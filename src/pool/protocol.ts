@@ -2,8 +2,7 @@
  * The wire contract between the pool (page) and a tool worker: types and the few constants of
  * the encoding. Reading this file tells the whole protocol.
  *
- * The page's first message is `hello`: the worker's configuration (network policy, store,
- * shared memory) and a `MessagePort` on which the worker exposes `WorkerControl` over Comlink
+ * The page's first message is `hello`: the worker's configuration (network policy, store) and a `MessagePort` on which the worker exposes `WorkerControl` over Comlink
  * (`describe()`, when the pool needs the specs). The worker takes the policy before anything
  * else and answers `ready`. Calls go over the worker's own channel, posted right behind `hello`
  * without waiting for `ready`, batched: one `CallBatch` carries every call dispatched to that
@@ -20,12 +19,6 @@ import type { ToolSpec } from '../providers/tool-spec';
 
 export const PROTOCOL_VERSION = 2;
 
-/**
- * Set in the shared started-count word (`WorkerConfig.started`) when the page stops a worker:
- * from then on the worker starts nothing, so every call is either counted as started or never run.
- */
-export const STOP_BIT = 1 << 30;
-
 /** What the pool knows of a tool beyond its spec. */
 export interface ToolDescriptor {
   spec: ToolSpec;
@@ -38,11 +31,11 @@ export interface ToolDescriptor {
 }
 
 /**
- * The network policy as the worker enforces it. `'ask'`: each request's URL is put to the page,
- * which answers from the pool's `network` function: synchronously through `answers` when the
- * page is cross-origin isolated, else by message (fetch-like APIs only).
+ * The network policy as the worker enforces it. `'ask'`: each request's URL is put to the page
+ * by message (`net?`), which answers from the pool's `network` function; only APIs that can wait
+ * for an answer (fetch-like ones) can be asked about.
  */
-export type NetworkPolicyWire = { mode: 'allow' } | { mode: 'deny' } | { mode: 'ask'; answers?: SharedArrayBuffer };
+export type NetworkPolicyWire = { mode: 'allow' } | { mode: 'deny' } | { mode: 'ask' };
 
 export interface WorkerConfig {
   network: NetworkPolicyWire;
@@ -51,65 +44,7 @@ export interface WorkerConfig {
    * `port`, the worker has no IndexedDB (a framed worker): the page serves the store on it.
    */
   store?: { name: string; port?: MessagePort };
-  /**
-   * An `Int32Array(1)` view: how many calls this worker has started, in the order received.
-   * When a worker must be stopped, calls it never started go to another worker instead of
-   * failing. Absent when the page cannot share memory (not cross-origin isolated).
-   */
-  started?: SharedArrayBuffer;
-  /** The doorbell (see `DOORBELL`): present when the page can share memory. */
-  doorbell?: SharedArrayBuffer;
-  /** The result stash (see `STASH`): present when the page can share memory. */
-  stash?: SharedArrayBuffer;
 }
-
-/**
- * The result stash (`result-stash.ts`): with shared memory, the worker writes each result there
- * the moment it is produced, and posts results in batches (one message per tick, not one per
- * call); the page reads what was not posted yet before it stops the worker. Int32 words: `lock`
- * (the page reads: write nothing more), `busy` (the worker is writing), `used` (bytes of records
- * published). Records from byte `header`: kind, id, byte length (Int32, little-endian), then the
- * UTF-8 content (text and JSON results) or JSON (other results, errors), padded to four bytes.
- */
-export const STASH = {
-  lock: 0,
-  busy: 1,
-  used: 2,
-  header: 16,
-  bytes: 256 * 1024,
-} as const;
-
-/**
- * The doorbell: a faster way in for calls to an idle worker, when page and worker share memory.
- * A worker with nothing running parks in `Atomics.wait` on the state word for at most
- * `DOORBELL.parkMs` instead of returning to its event loop (blocked, it costs no CPU); the page
- * writes the calls into the shared buffer and notifies, which wakes the worker directly: about
- * half a `postMessage` round trip. Results still go back by message.
- *
- * Int32 words: `state`, `length` (bytes of the payload), `posted` (messages the page has posted
- * to the worker since `hello`, on either channel), `received` (how many of them the worker has
- * taken). The payload, from byte `header`, is the UTF-8 JSON of a `CallBatch`. The page rings
- * only when the worker has taken every message posted to it, so a call handed over the doorbell
- * never overtakes one sent by message; after posting anything, the page counts it and moves a
- * parked worker to `wake`, so no message waits for a park to end.
- */
-export const DOORBELL = {
-  state: 0,
-  length: 1,
-  posted: 2,
-  received: 3,
-  header: 16,
-  bytes: 64 * 1024,
-  parkMs: 50,
-  /** The worker is in its event loop. */
-  idle: 0,
-  /** The worker waits on the state word. */
-  parked: 1,
-  /** Calls are in the buffer. */
-  rung: 2,
-  /** Back to the event loop: a message is on its way. */
-  wake: 3,
-} as const;
 
 /** What `serveTools` exposes over Comlink, on the port of the `hello` message. */
 export interface WorkerControl {
@@ -150,11 +85,11 @@ export const CALL_STRIDE = 5;
  * `OUT_TEXT` and `OUT_JSON` is the result's content (a result with nothing else, the usual
  * case); `OUT_RESULT` carries a whole `CallResult` (one with an artifact or a state update),
  * `OUT_ERROR` a `SerializedError`, `OUT_DELTA` the delta. `OUT_STARTED` (id: how many calls
- * the worker has started) tells a page without shared memory which calls began.
+ * the worker has started) tells the page which calls began.
  *
- * A result is never lost with a worker that a later call blocks: with shared memory it is in the
- * stash (`STASH`) the moment it exists; without, the worker posts what it has before it starts
- * another call, and the page then knows every call it started except, at most, the last.
+ * A result is never lost with a worker that a later call blocks: the worker posts what it has
+ * before it starts another call, and the page then knows every call it started except, at most,
+ * the last (which it takes as started: no call runs twice).
  */
 export type OutBatch = (number | string | CallResult | SerializedError | unknown)[];
 export const OUT_STRIDE = 3;
@@ -174,10 +109,10 @@ export type PageToWorker =
   | CallBatch
   /** Abort these calls' `runtime.signal`. */
   | { t: 'cancel'; ids: number[] }
-  /** The answer to a `net?` question (message form of `'ask'`). */
+  /** The answer to a `net?` question. */
   | { t: 'net'; ask: number; allow: boolean }
   /**
-   * The page is about to stop the worker (no shared memory): start nothing more, post what is
+   * The page is about to stop the worker: start nothing more, post what is
    * done, and answer `stopped` with the exact started count. A worker stuck in a call never
    * answers; the page then goes by the counts it has.
    */
@@ -204,8 +139,8 @@ export type WorkerToPage =
    * idempotent; the time limits tools declare.
    */
   | { t: 'ready'; version: number; names: string[]; idempotent: string[]; timeouts?: Record<string, number> }
-  /** May this URL be reached? (message form of `'ask'`; `slot` set when answered through memory) */
-  | { t: 'net?'; ask: number; url: string; api: string; slot?: number }
+  /** May this URL be reached? (`'ask'`) */
+  | { t: 'net?'; ask: number; url: string; api: string }
   /** The worker is going away (`self.close()`, an uncaught error): its calls will not finish. */
   | { t: 'fatal'; reason: string; started: number }
   /** The answer to `stop`: nothing more starts; `started` calls began, in the order received. */

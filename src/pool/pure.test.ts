@@ -13,8 +13,6 @@ import { DeadlineHeap } from './deadline-heap';
 import { framedWorkerCsp, framedWorkers } from './framed-worker';
 import { PageStoreHost } from './page-store-host';
 import { resolvePoolOptions } from './pool-options';
-import { OUT_DELTA, OUT_ERROR, OUT_JSON, OUT_RESULT, OUT_TEXT, STASH, STOP_BIT } from './protocol';
-import { clearStash, newStashMemory, readStash, stashOf, stashResult } from './result-stash';
 import { StartedCalls } from './started-calls';
 import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './stopped-calls';
 import { workerContentSecurityPolicy } from './worker-csp';
@@ -70,48 +68,6 @@ describe('AbortListeners', () => {
     ]);
     other.abort('later');
     expect(told.at(-1)).toEqual(['x', 'later']);
-  });
-});
-
-describe('the result stash', () => {
-  it('gives back what the worker kept, in order, whatever the text', () => {
-    fc.assert(
-      fc.property(fc.array(fc.tuple(fc.boolean(), fc.string({ unit: 'grapheme' }))), (items) => {
-        const stash = stashOf(newStashMemory());
-        const expected: unknown[] = [];
-        items.forEach(([asJSON, text], id) => {
-          expect(stashResult(stash, asJSON ? OUT_JSON : OUT_TEXT, id, text)).toBe(true);
-          expected.push(asJSON ? OUT_JSON : OUT_TEXT, id, text);
-        });
-        expect(readStash(stash)).toEqual(expected);
-      }),
-    );
-  });
-
-  it('keeps whole results and errors as JSON; refuses deltas and what JSON cannot hold', () => {
-    const stash = stashOf(newStashMemory());
-    const result = { content: '2 rows', kind: 'text', artifact: [{ a: 1 }] };
-    const error = { name: 'ToolExecutionError', message: 'boom', data: { toolName: 'f' } };
-    expect(stashResult(stash, OUT_RESULT, 1, result)).toBe(true);
-    expect(stashResult(stash, OUT_ERROR, 2, error)).toBe(true);
-    expect(stashResult(stash, OUT_RESULT, 3, { content: 'x', kind: 'text', artifact: new Date(0) })).toBe(false);
-    expect(stashResult(stash, OUT_DELTA, 4, 'a delta')).toBe(false);
-    expect(stashResult(stash, OUT_TEXT, 5, { not: 'a string' })).toBe(false);
-    expect(readStash(stash)).toEqual([OUT_RESULT, 1, result, OUT_ERROR, 2, error]);
-  });
-
-  it('says no when full, starts over when cleared, and takes nothing once the page reads', () => {
-    const stash = stashOf(newStashMemory(64));
-    expect(stashResult(stash, OUT_TEXT, 1, 'x'.repeat(40))).toBe(true);
-    expect(stashResult(stash, OUT_TEXT, 2, 'y'.repeat(40))).toBe(false); // does not fit
-    clearStash(stash);
-    expect(stashResult(stash, OUT_TEXT, 2, 'y'.repeat(40))).toBe(true);
-    expect(readStash(stash)).toEqual([OUT_TEXT, 2, 'y'.repeat(40)]);
-    // Locked by the read: nothing more is written, and nothing is cleared under the reader.
-    expect(stashResult(stash, OUT_TEXT, 3, 'z')).toBe(false);
-    clearStash(stash);
-    expect(readStash(stash)).toEqual([OUT_TEXT, 2, 'y'.repeat(40)]);
-    expect(Atomics.load(stash.words, STASH.busy)).toBe(0);
   });
 });
 
@@ -303,9 +259,8 @@ describe('a framed pool: options and policy', () => {
     expect(framedWorkerCsp('https://app.example.com/tools.js', false)).toContain('connect-src *;');
   });
 
-  it('takes a URL or a string, never shares memory, serves the store from the page, and refuses a bad address', () => {
+  it('takes a URL or a string, serves the store from the page, and refuses a bad address', () => {
     const config = resolvePoolOptions({ worker: framedWorkers(new URL('https://app.example.com/tools.js')) });
-    expect(config.shared).toBe(false);
     expect(typeof config.make).toBe('function');
     expect(config.storeHost).toBeUndefined();
     const withStore = resolvePoolOptions({ worker: framedWorkers('https://a.example/t.js'), store: 'notes' });
@@ -422,17 +377,16 @@ describe('judgeStoppedCalls', () => {
 });
 
 describe('StartedCalls', () => {
-  it('without shared memory: the highest count reported, plus the call it may be stuck in', () => {
-    const started = new StartedCalls(undefined);
-    expect(started.shared).toBe(false);
+  it('the highest count reported, plus the call it may be stuck in', () => {
+    const started = new StartedCalls();
     expect([started.number(), started.number(), started.number()]).toEqual([0, 1, 2]);
     started.reported(2);
     started.reported(1); // an older report changes nothing
     expect(started.close()).toBe(3);
   });
 
-  it('without shared memory: the exact count once the worker gives it, now or later', () => {
-    const started = new StartedCalls(undefined);
+  it('the exact count once the worker gives it, now or later', () => {
+    const started = new StartedCalls();
     started.reported(1);
     const heard: number[] = [];
     expect(started.whenFinal((n) => heard.push(n))).toBeUndefined();
@@ -441,18 +395,5 @@ describe('StartedCalls', () => {
     expect(started.close()).toBe(1); // not 2: it said exactly
     expect(started.whenFinal(() => heard.push(-1))).toBe(1);
     expect(heard).toEqual([1]);
-  });
-
-  it('with shared memory: the worker’s own word, closed so that nothing starts after it is read', () => {
-    const memory = new SharedArrayBuffer(4);
-    const word = new Int32Array(memory);
-    const started = new StartedCalls(memory);
-    expect(started.shared).toBe(true);
-    Atomics.add(word, 0, 1);
-    Atomics.add(word, 0, 1);
-    started.reported(7); // reports are not needed, and not believed
-    expect(started.close()).toBe(2);
-    // The worker's next start sees the stop bit, and does not run the call.
-    expect(Atomics.add(word, 0, 1) & STOP_BIT).not.toBe(0);
   });
 });

@@ -82,7 +82,7 @@ describe('tool runtime through the pool', () => {
   });
 
   it('once it knows the tools, sends each the part of the state it declared, and nothing to the others', async () => {
-    pool = testPool({ size: 1, sharedMemory: false }); // every call by message, to watch them
+    pool = testPool({ size: 1 });
     await pool.specs();
     const sent: unknown[] = [];
     const original = Worker.prototype.postMessage;
@@ -159,10 +159,8 @@ describe('tool runtime through the pool', () => {
       queued: 0,
       running: 0,
       restarted: 0,
-      rung: 0,
       rerun: 0,
       recovered: 0,
-      salvaged: 0,
       quarantined: 0,
     });
     await pool.warm();
@@ -171,42 +169,5 @@ describe('tool runtime through the pool', () => {
     expect(pool.stats).toMatchObject({ workers: 2, busy: 1, running: 1 });
     await slow;
     expect(pool.stats).toMatchObject({ busy: 0, running: 0 });
-  });
-});
-
-describe.runIf(crossOriginIsolated)('the doorbell (shared memory, when the page is cross-origin isolated)', () => {
-  const idle = () => new Promise((r) => setTimeout(r, 5)); // the worker has parked by then
-
-  it('hands calls to an idle worker without a message', async () => {
-    expect(crossOriginIsolated).toBe(true);
-    pool = testPool({ size: 1 });
-    expect(resultValue(await pool.call(call('add', { a: 0, b: 0 })))).toBe(0);
-    for (let i = 1; i <= 10; i++) {
-      await idle();
-      expect(resultValue(await pool.call(call('add', { a: i, b: i })))).toBe(2 * i);
-    }
-    expect(pool.stats.rung).toBe(10);
-  });
-
-  it('sends what is not plain JSON by message, as it is, and wakes the parked worker for it', async () => {
-    pool = testPool({ size: 1 });
-    await pool.call(call('add', { a: 0, b: 0 }));
-    const started = performance.now();
-    for (let i = 0; i < 10; i++) {
-      await idle();
-      expect(resultValue(await pool.call(call('when', { at: new Date(i) })))).toBe(new Date(i).toISOString());
-    }
-    expect(pool.stats.rung).toBe(0);
-    // Without the wake, each message would wait out the park (DOORBELL.parkMs): 10 × 45 ms at least.
-    expect(performance.now() - started).toBeLessThan(300);
-  });
-
-  it('is not used with sharedMemory: false', async () => {
-    pool = testPool({ size: 1, sharedMemory: false });
-    for (let i = 0; i < 3; i++) {
-      await idle();
-      expect(resultValue(await pool.call(call('add', { a: i, b: 1 })))).toBe(i + 1);
-    }
-    expect(pool.stats.rung).toBe(0);
   });
 });

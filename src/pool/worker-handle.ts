@@ -1,12 +1,9 @@
 import { type Remote, releaseProxy, wrap } from 'comlink';
 import { reviveError } from '../errors/serialize-error';
 import { postCalls } from './call-post';
-import { newDoorbellMemory } from './doorbell';
-import { DoorbellRing } from './doorbell-ring';
 import {
   type CallBatch,
   type CallRequest,
-  type OutBatch,
   type PageToWorker,
   PROTOCOL_VERSION,
   type ToolDescriptor,
@@ -14,7 +11,6 @@ import {
   type WorkerControl,
   type WorkerToPage,
 } from './protocol';
-import { newStashMemory, peekStash, type ResultStash, readStash, stashOf } from './result-stash';
 import { StartedCalls } from './started-calls';
 import { afterQueuedMessages, idlePeriod } from './worker-waits';
 
@@ -43,11 +39,7 @@ export class WorkerHandle {
   readonly #control: MessagePort;
   readonly #events: WorkerEvents;
   /** Which of the calls posted here it has started. */
-  readonly #startedCalls: StartedCalls;
-  /** With shared memory: calls go to a parked worker through the doorbell. */
-  readonly #bell: DoorbellRing | undefined;
-  /** Results the worker has not posted yet (shared memory). */
-  readonly #stash: ResultStash | undefined;
+  readonly #startedCalls = new StartedCalls();
   /** Calls sent (or about to be), by pool id, in send order. */
   readonly calls = new Map<number, Dispatched>();
   #outbox: CallRequest[] = [];
@@ -65,8 +57,6 @@ export class WorkerHandle {
   readonly #gone: Promise<never>;
   #markGone!: (error: Error) => void;
   readonly #remote: Remote<WorkerControl>;
-  /** Where the page answers the worker's synchronous network questions (policy functions). */
-  readonly networkAnswers: SharedArrayBuffer | undefined;
   /** The tools this worker serves that may be run again (known once it is ready). */
   idempotent: ReadonlySet<string> = new Set();
   /** The time limits tools declare (`defineTool({ timeoutMs })`), known once it is ready. */
@@ -74,24 +64,10 @@ export class WorkerHandle {
   /** Calls for it are no longer sent: it is being stopped. */
   retiring = false;
 
-  constructor(
-    id: number,
-    worker: Worker,
-    config: Omit<WorkerConfig, 'started'>,
-    events: WorkerEvents,
-    startTimeoutMs: number,
-    shared: boolean,
-  ) {
+  constructor(id: number, worker: Worker, config: WorkerConfig, events: WorkerEvents, startTimeoutMs: number) {
     this.id = id;
     this.#worker = worker;
     this.#events = events;
-    this.networkAnswers = config.network.mode === 'ask' ? config.network.answers : undefined;
-    const started = shared ? new SharedArrayBuffer(4) : undefined;
-    this.#startedCalls = new StartedCalls(started);
-    const doorbell = shared ? newDoorbellMemory() : undefined;
-    if (doorbell) this.#bell = new DoorbellRing(doorbell);
-    const stash = shared ? newStashMemory() : undefined;
-    if (stash) this.#stash = stashOf(stash);
     // The hot path is the worker's own channel, the cheapest there is (a MessagePort round trip
     // costs about a fifth more); `describe` goes over Comlink on a port of its own.
     const control = new MessageChannel();
@@ -147,9 +123,8 @@ export class WorkerHandle {
         );
     });
     worker.addEventListener('messageerror', () => this.#fail('a message from the worker could not be read'));
-    const fullConfig: WorkerConfig = started && doorbell && stash ? { ...config, started, doorbell, stash } : config;
     const ports = config.store?.port ? [control.port2, config.store.port] : [control.port2];
-    worker.postMessage({ t: 'hello', config: fullConfig, port: control.port2 } satisfies PageToWorker, ports);
+    worker.postMessage({ t: 'hello', config, port: control.port2 } satisfies PageToWorker, ports);
   }
 
   /**
@@ -161,7 +136,6 @@ export class WorkerHandle {
     // Posted at once, even before the worker is up: it waits on the control port (no round trip
     // for ready first). A worker that fails to start rejects it through #gone.
     const answer = this.#remote.describe(); // posts one message on the control port
-    this.#posted();
     let cancel = () => {};
     const late = new Promise<never>((_, reject) => {
       cancel = idlePeriod(
@@ -219,17 +193,12 @@ export class WorkerHandle {
     });
   }
 
-  /** True when the page shares memory with the worker (the started count is exact at any time). */
-  get shared(): boolean {
-    return this.#startedCalls.shared;
-  }
-
-  /** Without shared memory: the worker said it has started `count` calls (OUT_STARTED). */
+  /** The worker said it has started `count` calls (OUT_STARTED). */
   noteStarted(count: number): void {
     this.#startedCalls.reported(count);
   }
 
-  /** Without shared memory: the worker's exact started count, from `stopped` or `fatal`. */
+  /** The worker's exact started count, from `stopped` or `fatal`. */
   finalStarted(count: number): void {
     this.#startedCalls.final(count);
   }
@@ -263,9 +232,8 @@ export class WorkerHandle {
   }
 
   /**
-   * Stop the worker from starting more calls and say which it never started (see
-   * `StartedCalls.close`: exact with shared memory, or once `stop` was answered; never a call
-   * run twice).
+   * Which calls it never started (see `StartedCalls.close`: exact once `stop` was answered;
+   * never a call run twice).
    */
   unstarted(): Set<number> {
     const ids = new Set<number>();
@@ -285,24 +253,6 @@ export class WorkerHandle {
     return 'unsent';
   }
 
-  /**
-   * Results the worker produced but had not posted (shared memory only; empty without): read
-   * once the worker is to be stopped, before it is. The worker writes nothing more after this.
-   */
-  takeStashed(): OutBatch {
-    return this.#stash ? readStash(this.#stash) : [];
-  }
-
-  /** The same while the worker runs: what it has produced and not posted (the stash stays open). */
-  peekStashed(): OutBatch {
-    return this.#stash ? peekStash(this.#stash) : [];
-  }
-
-  /** The worker has a result stash (shared memory). */
-  get stashes(): boolean {
-    return this.#stash !== undefined;
-  }
-
   /** Calls queued in the outbox but not yet posted. */
   takeUnsent(): CallRequest[] {
     const unsent = this.#outbox;
@@ -318,13 +268,12 @@ export class WorkerHandle {
   post(message: PageToWorker): void {
     if (this.#dead) return;
     this.#port.postMessage(message);
-    this.#posted();
   }
 
   /** Called back with requests that could not be cloned, and the error. */
   onUnsendable: (request: CallRequest, error: unknown) => void = () => {};
-  /** Called once a batch is on its way (deadlines start now); `rung` when it went through the doorbell. */
-  onSent: (requests: CallRequest[], rung: boolean) => void = () => {};
+  /** Called once a batch is on its way (deadlines start now). */
+  onSent: (requests: CallRequest[]) => void = () => {};
 
   /** Stop the worker; `reason` is what a describe() still waiting on it rejects with. */
   terminate(reason = 'the pool stopped the worker'): void {
@@ -340,25 +289,19 @@ export class WorkerHandle {
   /** Post a batch of calls (made once: the flush runs every tick that sends calls). */
   readonly #postBatch = (batch: CallBatch): void => {
     this.#port.postMessage(batch satisfies PageToWorker);
-    this.#posted();
   };
 
   #flush(): void {
     if (this.#dead || this.#outbox.length === 0) return;
     const calls = this.#outbox;
     this.#outbox = [];
-    const { sent, rung, unsendable } = postCalls(calls, this.#postBatch, this.#bell);
+    const { sent, unsendable } = postCalls(calls, this.#postBatch);
     for (const request of sent) this.#sequence(request);
     for (const [request, error] of unsendable) {
       this.calls.delete(request.id);
       this.onUnsendable(request, error);
     }
-    this.onSent(sent, rung);
-  }
-
-  /** After posting to the worker: count it, and wake the worker if it is parked (it would not see the message). */
-  #posted(): void {
-    this.#bell?.posted();
+    this.onSent(sent);
   }
 
   /** The worker starts calls in the order it receives them: number them as they are posted. */

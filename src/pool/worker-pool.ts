@@ -24,7 +24,6 @@ import {
 } from './pool-options';
 import type { CallRequest, OutBatch, ToolDescriptor, WorkerToPage } from './protocol';
 import { Quarantine } from './quarantine';
-import { StashWatch } from './stash-watch';
 import { judgeStoppedCalls } from './stopped-calls';
 import { ToolCatalog } from './tool-catalog';
 import type { ToolResult } from './tool-result';
@@ -43,16 +42,10 @@ export type {
 } from './pool-options';
 
 /**
- * How long the page waits for a worker it stops to answer (saying, without shared memory, what
- * it started): one that does not is stuck in a call, and what it posted before has arrived.
+ * How long the page waits for a worker it stops to answer (saying what it started): one that
+ * does not is stuck in a call, and what it posted before has arrived.
  */
 const STOP_WAIT_MS = 50;
-
-/**
- * How often the page looks into the result stashes of workers with calls running: a result that
- * a sibling's endless loop keeps from being posted arrives within this, not at the loop's timeout.
- */
-const PEEK_MS = 25;
 
 /** Why a worker is being stopped: the call at fault (settled with `error`), when there is one. */
 interface Fault {
@@ -93,13 +86,8 @@ export class WorkerPool {
   readonly #calls = new CallLedger((call, reason) => this.#abort(call, reason));
   /** Time limits: each call's deadline, and the grace a cancelled call gets to stop. */
   readonly #clock: CallClock<WorkerHandle>;
-  readonly #stashWatch = new StashWatch(
-    PEEK_MS,
-    () => this.#workers.all(),
-    (worker, found) => this.#salvage(worker, found, true),
-  );
   /** What happened, for `stats`. */
-  readonly #counts = { restarted: 0, rung: 0, rerun: 0, recovered: 0, salvaged: 0, quarantined: 0 };
+  readonly #counts = { restarted: 0, rerun: 0, recovered: 0, quarantined: 0 };
   #closed = false;
   /** The tools' descriptors, asked of an idle worker (a new one if none runs). */
   readonly #catalog = new ToolCatalog(
@@ -131,8 +119,7 @@ export class WorkerPool {
       workers: this.#workers,
       quarantine: this.#quarantine,
       stateFor: (name, state) => this.#catalog.stateFor(name, state),
-      dispatched: (worker, isolated) => {
-        this.#stashWatch.watch(worker);
+      dispatched: (_worker, isolated) => {
         if (isolated) this.#counts.quarantined++;
       },
     });
@@ -215,7 +202,6 @@ export class WorkerPool {
     if (this.#closed) return;
     this.#closed = true;
     this.#clock.stop();
-    this.#stashWatch.stop();
     for (const call of this.#calls.all()) this.#calls.settle(call, new PoolClosedError());
     for (const worker of this.#workers.clear()) worker.terminate('the pool was closed');
     this.#dispatch.clear();
@@ -234,10 +220,7 @@ export class WorkerPool {
       if (!this.#workers.alive) queueMicrotask(() => this.#failQueued(failure as Error));
       throw failure;
     }
-    handle.onSent = (requests, rung) => {
-      if (rung) this.#counts.rung += requests.length;
-      this.#started(requests, handle);
-    };
+    handle.onSent = (requests) => this.#started(requests, handle);
     handle.onUnsendable = (request, error) => {
       const call = this.#calls.get(request.id);
       if (call) this.#calls.settle(call, unsendable(call, error));
@@ -278,10 +261,10 @@ export class WorkerPool {
   }
 
   /** Settle the calls an `OutBatch` answers and pass on its deltas. */
-  #receiveOut(handle: WorkerHandle, batch: OutBatch, pump = true): void {
+  #receiveOut(handle: WorkerHandle, batch: OutBatch): void {
     deliverResults(handle, batch, this.#calls, this.#clock);
     // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
-    if (pump && this.#dispatch.waiting) this.#dispatch.pump();
+    if (this.#dispatch.waiting) this.#dispatch.pump();
   }
 
   /** A batch of bare results packed as one string (`packed-out.ts`). */
@@ -295,13 +278,6 @@ export class WorkerPool {
       return;
     }
     this.#receiveOut(handle, batch);
-  }
-
-  /** Results read from a worker's stash: delivered like posted ones, and counted. */
-  #salvage(handle: WorkerHandle, found: OutBatch, pump: boolean): void {
-    const before = handle.calls.size;
-    this.#receiveOut(handle, found, pump);
-    this.#counts.salvaged += before - handle.calls.size;
   }
 
   /**
@@ -337,9 +313,6 @@ export class WorkerPool {
   }
 
   #account(handle: WorkerHandle, reason: string, connected: boolean, fault: Fault): void {
-    // Results it produced but had not posted (a sibling blocked it first) are in the stash.
-    const stashed = handle.takeStashed();
-    if (stashed.length > 0) this.#salvage(handle, stashed, false);
     const live = (id: number) => {
       const call = this.#calls.get(id);
       return call && !call.settled ? [call] : [];
