@@ -1,6 +1,5 @@
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolOutputError } from '../src/errors/tool-output-error';
-import { packOut } from '../src/pool/packed-out';
 import { type CallRequest, OUT_DELTA, OUT_ERROR, OUT_STARTED, OUT_STRIDE, type OutBatch } from '../src/pool/protocol';
 
 /**
@@ -10,7 +9,7 @@ import { type CallRequest, OUT_DELTA, OUT_ERROR, OUT_STARTED, OUT_STRIDE, type O
  * them cannot be cloned.
  */
 export class Outbox {
-  readonly #post: (batch: OutBatch | string) => void;
+  readonly #post: (batch: OutBatch) => void;
   #entries: OutBatch = [];
   /** The calls whose answer waits here (no longer running): who a failed post was for. */
   #answered: CallRequest[] = [];
@@ -25,7 +24,7 @@ export class Outbox {
    * posted (it aborts the call if it still runs).
    */
   constructor(
-    post: (batch: OutBatch | string) => void,
+    post: (batch: OutBatch) => void,
     running: (id: number) => CallRequest | undefined,
     failed: (id: number, error: Error) => void,
   ) {
@@ -61,8 +60,7 @@ export class Outbox {
     if (batch.length === 0) return;
     try {
       // Cloned as it is posted: the arrays can be emptied and used again (one flush per call).
-      // Bare text and JSON results (the usual batch) go as one string, which costs less to send.
-      this.#post(packOut(batch) ?? batch);
+      this.#post(batch);
       batch.length = 0;
       this.#answered.length = 0;
       return;

@@ -11,8 +11,7 @@
  *
  * The two batches are the hot path, so they are flat arrays: a flat array of strings and numbers
  * costs about half as much to clone as the same data in nested objects, and a round trip clones
- * twice. A worker's batch of bare text and JSON results goes as one string (`packed-out.ts`),
- * cheaper still. Every other message is an object with a `t` tag.
+ * twice. Every other message is an object with a `t` tag.
  */
 import type { SerializedError } from '../errors/serialize-error';
 import type { ToolSpec } from '../providers/tool-spec';
@@ -132,8 +131,6 @@ export interface CallResult {
 
 export type WorkerToPage =
   | OutBatch
-  /** An `OutBatch` of bare text and JSON results (and the started count), packed (`packed-out.ts`). */
-  | string
   /**
    * The answer to `hello`: serving these tools (their specs come from `describe`); which are
    * idempotent; the time limits tools declare.

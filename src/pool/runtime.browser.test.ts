@@ -1,6 +1,6 @@
 // What a tool sees and gives back through the pool: streams, state, context, results.
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, testPool, toolsWorker, watchRuns } from '../../test/pool-helpers';
+import { call, testPool, watchRuns } from '../../test/pool-helpers';
 import { CALL_STRIDE } from './protocol';
 import { resultValue } from './tool-result';
 import type { WorkerPool } from './worker-pool';
@@ -37,37 +37,6 @@ describe('tool runtime through the pool', () => {
     const result = await pool.call(call('emit', { n: 100 }), { onDelta: (d) => deltas.push(d) });
     expect(deltas).toEqual(Array.from({ length: 100 }, (_, i) => i));
     expect(resultValue(result)).toBe(100);
-  });
-
-  it('bare results come back packed as one string; deltas and whole results as arrays', async () => {
-    const kinds: string[] = [];
-    pool = testPool({
-      size: 1,
-      worker: () => {
-        const worker = toolsWorker();
-        worker.addEventListener('message', (e) => kinds.push(typeof e.data === 'string' ? 'packed' : 'other'));
-        return worker;
-      },
-    });
-    await pool.warm();
-    kinds.length = 0;
-    const [sum, text] = await Promise.all([
-      pool.call(call('add', { a: 2, b: 3 })),
-      pool.call(call('echo', { text: 'a:1:b' })),
-    ]);
-    expect(resultValue(sum)).toBe(5);
-    expect(resultValue(text)).toEqual({ text: 'a:1:b' });
-    expect(new Set(kinds)).toEqual(new Set(['packed']));
-    kinds.length = 0;
-    const deltas: unknown[] = [];
-    const ticked = await pool.call(call('ticks', { n: 2 }), { onDelta: (d) => deltas.push(d) });
-    expect(ticked.content).toBe('done after 2');
-    expect(deltas).toHaveLength(2);
-    expect(kinds).toContain('other');
-    kinds.length = 0;
-    const kept = await pool.call(call('artifact', {}));
-    expect(kept).toMatchObject({ content: '2 rows', artifact: [{ a: 1 }, { a: 2 }] });
-    expect(kinds).toEqual(['other']);
   });
 
   it('injects the whole state, or only the declared field, and the context', async () => {

@@ -13,7 +13,6 @@ import { CallDispatch } from './call-dispatch';
 import { CallLedger, NO_DEADLINE, type PendingCall } from './call-ledger';
 import { deliverResults, notify } from './deliver-results';
 import { answerNetwork } from './network-answers';
-import { unpackOut } from './packed-out';
 import {
   type CallOptions,
   type CallOutcome,
@@ -242,10 +241,6 @@ export class WorkerPool {
       return;
     }
     // The handle passes on nothing from before the handshake: this is a worker serving tools.
-    if (typeof message === 'string') {
-      this.#receivePacked(handle, message);
-      return;
-    }
     switch (message?.t) {
       case 'net?':
         answerNetwork(this.#network, handle, message);
@@ -257,6 +252,9 @@ export class WorkerPool {
       case 'stopped':
         handle.finalStarted(message.started);
         break;
+      default:
+        // Not our worker's protocol: nothing can be trusted from it any more.
+        this.#retire(handle, `it sent a message the pool cannot read (${describeValue(message)})`, true);
     }
   }
 
@@ -265,19 +263,6 @@ export class WorkerPool {
     deliverResults(handle, batch, this.#calls, this.#clock);
     // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
     if (this.#dispatch.waiting) this.#dispatch.pump();
-  }
-
-  /** A batch of bare results packed as one string (`packed-out.ts`). */
-  #receivePacked(handle: WorkerHandle, packed: string): void {
-    let batch: OutBatch;
-    try {
-      batch = unpackOut(packed);
-    } catch (error) {
-      // Not our worker's protocol: nothing can be trusted from it any more.
-      this.#retire(handle, `it sent a message the pool cannot read (${(error as Error).message})`, true);
-      return;
-    }
-    this.#receiveOut(handle, batch);
   }
 
   /**

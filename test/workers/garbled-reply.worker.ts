@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
-// Speaks the pool protocol's handshake, as a tool worker does, then answers every call batch with a string the pool cannot read as packed results: what a broken or
-// foreign worker might send.
+// Speaks the pool protocol's handshake, as a tool worker does, then answers every call batch with a string, not a message of the protocol: what a broken or foreign
+// worker might send.
 import { PROTOCOL_VERSION } from '../../src/pool/protocol';
 
 self.onmessage = (event: MessageEvent) => {
