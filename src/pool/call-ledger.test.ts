@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CallLedger, NO_DEADLINE } from './call-ledger';
+import { CallLedger } from './call-ledger';
 import type { ToolResult } from './tool-result';
 
 const toolCall = (id: string) => ({ id, name: 'add', args: { a: 1 } });
@@ -33,7 +33,7 @@ describe('CallLedger', () => {
       () => {},
     );
     expect(b.id).toBe(a.id + 1);
-    expect(a).toMatchObject({ settled: false, worker: undefined, deadline: NO_DEADLINE, kills: 0, timeoutMs: 10 });
+    expect(a).toMatchObject({ settled: false, worker: undefined, timer: undefined, kills: 0, timeoutMs: 10 });
     expect(ledger.get(a.id)).toBe(a);
     expect(ledger.all()).toEqual([a, b]);
     ledger.settle(a, undefined, result('a'));

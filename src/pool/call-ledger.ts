@@ -5,9 +5,6 @@ import type { HeldCall } from './stopped-calls';
 import type { ToolResult } from './tool-result';
 import type { WorkerHandle } from './worker-handle';
 
-/** A call's deadline before it is posted (no `performance.now()` time is negative). */
-export const NO_DEADLINE = -1;
-
 /** A call the pool has taken and not yet settled. */
 export interface PendingCall extends HeldCall {
   id: number;
@@ -21,10 +18,10 @@ export interface PendingCall extends HeldCall {
   /** The worker it was last sent to; undefined while it waits in a queue. */
   worker: WorkerHandle | undefined;
   /**
-   * The deadline of the call's current dispatch once it is posted (a re-sent call gets a new
-   * one); `NO_DEADLINE` until then. Always a number: the field stays a plain double.
+   * The time limit of the call's current dispatch once it is posted (a re-sent call gets a new
+   * one); cleared when it settles or goes back to the queue.
    */
-  deadline: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 /**
@@ -62,7 +59,7 @@ export class CallLedger {
       reject,
       settled: false,
       worker: undefined,
-      deadline: NO_DEADLINE,
+      timer: undefined,
       kills: 0,
     };
     this.#calls.set(call.id, call);
@@ -93,6 +90,7 @@ export class CallLedger {
   settle(call: PendingCall, error: Error | undefined, result?: ToolResult, rawReason?: unknown): void {
     if (call.settled) return;
     call.settled = true;
+    clearTimeout(call.timer);
     this.#calls.delete(call.id);
     if (call.options.signal) this.#aborts.remove(call.options.signal, call);
     if (error) call.reject(rawReason !== undefined ? rawReason : error);

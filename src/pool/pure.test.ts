@@ -1,5 +1,4 @@
-import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { defineTool } from '../../worker/define-tool';
 import { command, convertResult, withArtifact } from '../../worker/results';
@@ -9,7 +8,6 @@ import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
 import { AbortListeners } from './abort-listeners';
 import { CallClock } from './call-clock';
-import { DeadlineHeap } from './deadline-heap';
 import { framedWorkerCsp, framedWorkers } from './framed-worker';
 import { PageStoreHost } from './page-store-host';
 import { resolvePoolOptions } from './pool-options';
@@ -71,87 +69,55 @@ describe('AbortListeners', () => {
   });
 });
 
-describe('DeadlineHeap', () => {
-  it('hands back expired items earliest first, whatever the insertion order', () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 1000 })), fc.integer({ min: 0, max: 1000 }), (deadlines, now) => {
-        const heap = new DeadlineHeap<number>();
-        for (const [i, d] of deadlines.entries()) heap.push(d, i);
-        const expired = heap.expired(now);
-        const expected = deadlines
-          .map((d, i) => [d, i] as const)
-          .filter(([d]) => d <= now)
-          .sort((a, b) => a[0] - b[0]);
-        expect(expired.map(([i]) => deadlines[i])).toEqual(expected.map(([d]) => d));
-        expect(expired.every(([i, d]) => deadlines[i] === d)).toBe(true);
-        expect(heap.size).toBe(deadlines.length - expired.length);
-        const rest = deadlines.filter((d) => d > now);
-        expect(heap.peek()).toBe(rest.length ? Math.min(...rest) : undefined);
-      }),
-    );
-  });
-
-  it('keeps only the entries wanted, still a heap', () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 1000 })), fc.integer({ min: 2, max: 5 }), (deadlines, mod) => {
-        const heap = new DeadlineHeap<number>();
-        for (const [i, d] of deadlines.entries()) heap.push(d, i);
-        heap.keep((i, d) => i % mod !== 0 && deadlines[i] === d);
-        const kept = deadlines.map((d, i) => [d, i] as const).filter(([, i]) => i % mod !== 0);
-        expect(heap.size).toBe(kept.length);
-        const all = heap.expired(Number.POSITIVE_INFINITY);
-        expect(all.map(([, d]) => d)).toEqual(kept.map(([d]) => d).sort((a, b) => a - b));
-        expect(all.every(([i]) => i % mod !== 0)).toBe(true);
-      }),
-    );
-  });
-});
-
 describe('CallClock', () => {
-  const clockOf = (current: Map<number, number>, timedOut: number[]) =>
-    new CallClock<object>(100, {
-      deadlineOf: (id) => current.get(id),
-      timedOut: (id) => timedOut.push(id),
-      ignoredAbort: () => {},
-    });
+  type FakeCall = { id: string; timer: ReturnType<typeof setTimeout> | undefined };
 
-  it('times out the calls whose current deadline passed, not those settled or sent again since', async () => {
-    const current = new Map<number, number>();
-    const timedOut: number[] = [];
-    const clock = clockOf(current, timedOut);
-    const now = performance.now();
-    for (const id of [1, 2, 3]) {
-      current.set(id, now + 5);
-      clock.due(id, now + 5);
-    }
-    current.delete(2); // settled
-    current.set(3, now + 60_000); // sent again: a new deadline
-    clock.due(3, now + 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(timedOut).toEqual([1]);
-    clock.stop();
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
-  it('holds deadlines as numbers, and sweeps out those of settled calls as it goes', () => {
-    const current = new Map<number, number>();
-    const clock = clockOf(current, []);
-    const now = performance.now();
-    let most = 0;
-    // A long run of calls, each settled before the next is due: what the clock holds stays bounded.
-    for (let id = 1; id <= 20_000; id++) {
-      current.delete(id - 1);
-      current.set(id, now + 60_000);
-      clock.due(id, now + 60_000);
-      most = Math.max(most, clock.held);
-    }
-    expect(most).toBeLessThanOrEqual(1024);
-    // Calls that stay live are all kept.
-    for (let id = 20_001; id <= 25_000; id++) {
-      current.set(id, now + 60_000);
-      clock.due(id, now + 60_000);
-    }
-    expect(clock.held).toBeGreaterThanOrEqual(5_001);
-    clock.stop();
+  it('stops the worker of a cancelled call that outlives its grace, unless it answered or its worker went first', () => {
+    vi.useFakeTimers();
+    const ignored: [string, string][] = [];
+    const timedOut: string[] = [];
+    const clock = new CallClock<FakeCall, string>(
+      100,
+      (call) => timedOut.push(call.id),
+      (worker, culprit) => ignored.push([worker, culprit.toolCallId]),
+    );
+    const culprit = (toolCallId: string) => ({ toolCallId, toolName: 'spin' });
+    clock.abandon(1, 'w1', culprit('late'));
+    clock.abandon(2, 'w1', culprit('answered'));
+    clock.abandon(3, 'w2', culprit('forgotten'));
+    clock.answered(2);
+    clock.forget('w2');
+    vi.advanceTimersByTime(99);
+    expect(ignored).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(ignored).toEqual([['w1', 'late']]);
+    clock.abandon(4, 'w3', culprit('closed'));
+    clock.forget(); // every worker
+    vi.advanceTimersByTime(1_000);
+    expect(ignored).toHaveLength(1);
+  });
+
+  it('times out a call when its own timer runs out, never one with no limit or whose timer was cleared', () => {
+    vi.useFakeTimers();
+    const timedOut: string[] = [];
+    const clock = new CallClock<FakeCall, string>(
+      100,
+      (call) => timedOut.push(call.id),
+      () => {},
+    );
+    const [late, endless, settled]: FakeCall[] = ['late', 'endless', 'settled'].map((id) => ({ id, timer: undefined }));
+    for (const call of [late, settled]) if (call) clock.due(call, 50);
+    if (endless) clock.due(endless, Number.POSITIVE_INFINITY);
+    expect(endless?.timer).toBeUndefined();
+    clearTimeout(settled?.timer); // as the ledger does when a call settles
+    vi.advanceTimersByTime(49);
+    expect(timedOut).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(timedOut).toEqual(['late']);
   });
 });
 

@@ -272,7 +272,7 @@ export class WorkerHandle {
 
   /** Called back with requests that could not be cloned, and the error. */
   onUnsendable: (request: CallRequest, error: unknown) => void = () => {};
-  /** Called once a batch is on its way (deadlines start now). */
+  /** Called once a batch is on its way and the worker is up (deadlines start now). */
   onSent: (requests: CallRequest[]) => void = () => {};
 
   /** Stop the worker; `reason` is what a describe() still waiting on it rejects with. */
@@ -301,7 +301,12 @@ export class WorkerHandle {
       this.calls.delete(request.id);
       this.onUnsendable(request, error);
     }
-    this.onSent(sent);
+    if (this.#connected) this.onSent(sent);
+    else
+      this.ready.then(
+        () => this.onSent(sent),
+        () => {},
+      );
   }
 
   /** The worker starts calls in the order it receives them: number them as they are posted. */

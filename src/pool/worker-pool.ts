@@ -10,7 +10,7 @@ import type { ToolSpec } from '../providers/tool-spec';
 import { checkCallOptions, checkToolCall, startFailure, unsendable } from './call-checks';
 import { CallClock } from './call-clock';
 import { CallDispatch } from './call-dispatch';
-import { CallLedger, NO_DEADLINE, type PendingCall } from './call-ledger';
+import { CallLedger, type PendingCall } from './call-ledger';
 import { deliverResults, notify } from './deliver-results';
 import { answerNetwork } from './network-answers';
 import {
@@ -84,7 +84,7 @@ export class WorkerPool {
   /** The calls taken and not settled; each settles there, once. */
   readonly #calls = new CallLedger((call, reason) => this.#abort(call, reason));
   /** Time limits: each call's deadline, and the grace a cancelled call gets to stop. */
-  readonly #clock: CallClock<WorkerHandle>;
+  readonly #clock: CallClock<PendingCall, WorkerHandle>;
   /** What happened, for `stats`. */
   readonly #counts = { restarted: 0, rerun: 0, recovered: 0, quarantined: 0 };
   #closed = false;
@@ -102,17 +102,17 @@ export class WorkerPool {
     this.#workers = new WorkerRoster({ size: o.size, concurrency: o.concurrency, isolated: o.quarantineWorkers }, () =>
       this.#spawn(),
     );
-    this.#clock = new CallClock(o.abortGraceMs, {
-      deadlineOf: (id) => this.#calls.get(id)?.deadline,
-      timedOut: (id) => this.#timedOut(this.#calls.get(id) as PendingCall),
-      ignoredAbort: (worker, culprit) =>
+    this.#clock = new CallClock(
+      o.abortGraceMs,
+      (call) => this.#timedOut(call),
+      (worker, culprit) =>
         this.#retire(
           worker,
           `a cancelled call (${culprit.toolCallId}, '${culprit.toolName}') ignored its abort signal for ${o.abortGraceMs} ms`,
           true,
           { culprit },
         ),
-    });
+    );
     this.#quarantine = new Quarantine(o.quarantineMs);
     this.#dispatch = new CallDispatch({
       workers: this.#workers,
@@ -200,7 +200,7 @@ export class WorkerPool {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#clock.stop();
+    this.#clock.forget();
     for (const call of this.#calls.all()) this.#calls.settle(call, new PoolClosedError());
     for (const worker of this.#workers.clear()) worker.terminate('the pool was closed');
     this.#dispatch.clear();
@@ -219,7 +219,7 @@ export class WorkerPool {
       if (!this.#workers.alive) queueMicrotask(() => this.#failQueued(failure as Error));
       throw failure;
     }
-    handle.onSent = (requests) => this.#started(requests, handle);
+    handle.onSent = (requests) => this.#started(requests);
     handle.onUnsendable = (request, error) => {
       const call = this.#calls.get(request.id);
       if (call) this.#calls.settle(call, unsendable(call, error));
@@ -326,10 +326,11 @@ export class WorkerPool {
     if (!connected && this.#workers.shared.length === 0) this.#catalog.forget();
 
     // Calls that never ran (or run again) go first, in their original order.
-    // A deadline of the dispatch that ended no longer holds.
+    // The time limit of the dispatch that ended no longer holds.
     for (const call of retry) {
       call.worker = undefined;
-      call.deadline = NO_DEADLINE;
+      clearTimeout(call.timer);
+      call.timer = undefined;
     }
     this.#dispatch.pushFront(retry);
     if (this.#closed) return;
@@ -365,25 +366,14 @@ export class WorkerPool {
   }
 
   /** Deadlines start when calls are posted, or when the worker is up if it is still starting. */
-  #started(requests: CallRequest[], handle?: WorkerHandle): void {
-    if (handle && !handle.connected) {
-      handle.ready.then(
-        () => this.#started(requests),
-        () => {},
-      );
-      return;
-    }
-    const now = performance.now();
+  #started(requests: CallRequest[]): void {
     for (const request of requests) {
       const call = this.#calls.get(request.id);
       if (!call || call.settled) continue;
       // A tool's own limit replaces the pool's; a limit given for the call wins over both.
       const declared = call.options.timeoutMs === undefined ? call.worker?.timeouts.get(call.toolCall.name) : undefined;
       if (declared !== undefined) call.timeoutMs = declared;
-      if (Number.isFinite(call.timeoutMs)) {
-        call.deadline = now + call.timeoutMs;
-        this.#clock.due(call.id, call.deadline);
-      }
+      this.#clock.due(call, call.timeoutMs);
     }
   }
 
