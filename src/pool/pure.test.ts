@@ -6,7 +6,6 @@ import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
-import { AbortListeners } from './abort-listeners';
 import { CallClock } from './call-clock';
 import { framedWorkerCsp, framedWorkers } from './framed-worker';
 import { PageStoreHost } from './page-store-host';
@@ -14,60 +13,6 @@ import { resolvePoolOptions } from './pool-options';
 import { StartedCalls } from './started-calls';
 import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './stopped-calls';
 import { workerContentSecurityPolicy } from './worker-csp';
-
-describe('AbortListeners', () => {
-  /** A signal that counts the abort listeners on it. */
-  function countingSignal() {
-    const controller = new AbortController();
-    const signal = controller.signal;
-    let listeners = 0;
-    const add = signal.addEventListener.bind(signal);
-    const remove = signal.removeEventListener.bind(signal);
-    signal.addEventListener = (...args: Parameters<typeof add>) => {
-      listeners++;
-      add(...args);
-    };
-    signal.removeEventListener = (...args: Parameters<typeof remove>) => {
-      listeners--;
-      remove(...args);
-    };
-    return { controller, signal, listeners: () => listeners };
-  }
-
-  it('keeps one listener per signal however many members share it, and none once they are gone', () => {
-    const { signal, listeners } = countingSignal();
-    const aborted: number[] = [];
-    const watch = new AbortListeners<number>((n) => aborted.push(n));
-    for (let i = 0; i < 10; i++) watch.add(signal, i);
-    expect(listeners()).toBe(1);
-    for (let i = 0; i < 10; i++) watch.remove(signal, i);
-    expect(listeners()).toBe(0);
-    watch.remove(signal, 3); // twice: harmless
-    expect(listeners()).toBe(0);
-    expect(aborted).toEqual([]);
-  });
-
-  it('tells every member still there, in order, with the reason; removed ones are not told', () => {
-    const { controller, signal } = countingSignal();
-    const other = new AbortController();
-    const told: [string, unknown][] = [];
-    const watch = new AbortListeners<string>((m, reason) => {
-      told.push([m, reason]);
-      watch.remove(signal, m); // as the pool does when it settles the call
-    });
-    for (const m of ['a', 'b', 'c', 'd']) watch.add(signal, m);
-    watch.add(other.signal, 'x');
-    watch.remove(signal, 'b');
-    controller.abort('stop');
-    expect(told).toEqual([
-      ['a', 'stop'],
-      ['c', 'stop'],
-      ['d', 'stop'],
-    ]);
-    other.abort('later');
-    expect(told.at(-1)).toEqual(['x', 'later']);
-  });
-});
 
 describe('CallClock', () => {
   type FakeCall = { id: string; timer: ReturnType<typeof setTimeout> | undefined };
