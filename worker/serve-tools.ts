@@ -1,5 +1,4 @@
 /// <reference lib="webworker" />
-import { expose } from 'comlink';
 import { describeValue } from '../src/errors/moat-error';
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
@@ -9,6 +8,7 @@ import {
   type CallExtras,
   type CallRequest,
   type CallResult,
+  type DescribeAnswer,
   OUT_DELTA,
   OUT_ERROR,
   OUT_JSON,
@@ -17,7 +17,6 @@ import {
   type PageToWorker,
   PROTOCOL_VERSION,
   type WorkerConfig,
-  type WorkerControl,
   type WorkerToPage,
 } from '../src/pool/protocol';
 import type { ToolSpec } from '../src/providers/tool-spec';
@@ -61,14 +60,12 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     specs ??= tools.map((tool) => describeTool(tool).spec);
     return specs;
   };
-  const control: WorkerControl = {
-    async describe() {
-      try {
-        return { descriptors: tools.map(describeTool) };
-      } catch (error) {
-        return { error: serializeError(error) }; // keeps its class on the page
-      }
-    },
+  const describe = (): DescribeAnswer => {
+    try {
+      return { descriptors: tools.map(describeTool) };
+    } catch (error) {
+      return { error: serializeError(error) }; // keeps its class on the page
+    }
   };
   let server: ToolServer | undefined;
   let framed: MessagePort | undefined;
@@ -82,8 +79,7 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     }
     // The pool's first message, always: nothing runs before the policy is in force.
     if (Array.isArray(message) || message?.t !== 'hello') return;
-    server = new ToolServer(message.config, byName, allSpecs, toPage);
-    expose(control, message.port);
+    server = new ToolServer(message.config, byName, allSpecs, describe, toPage);
     toPage({
       t: 'ready',
       version: PROTOCOL_VERSION,
@@ -124,6 +120,7 @@ class ToolServer {
   readonly #port: { postMessage(message: WorkerToPage): void };
   readonly #tools: Map<string, ToolDefinition>;
   readonly #specs: () => readonly ToolSpec[];
+  readonly #describe: () => DescribeAnswer;
   readonly #running = new Map<number, RunningCall>();
   /** Results, errors and deltas not posted yet, and the started count. */
   readonly #outbox: Outbox;
@@ -149,11 +146,13 @@ class ToolServer {
     config: WorkerConfig,
     tools: Map<string, ToolDefinition>,
     specs: () => readonly ToolSpec[],
+    describe: () => DescribeAnswer,
     post: (message: WorkerToPage) => void,
   ) {
     this.#port = { postMessage: post };
     this.#tools = tools;
     this.#specs = specs;
+    this.#describe = describe;
     this.#outbox = new Outbox(
       post,
       (id) => this.#running.get(id)?.call,
@@ -186,6 +185,9 @@ class ToolServer {
         break;
       case 'net':
         this.#asks.answer(message.ask, message.allow);
+        break;
+      case 'describe':
+        this.#post({ t: 'described', ...this.#describe() });
         break;
       case 'stop':
         // The page is about to stop this worker: start nothing more, and say exactly what began.

@@ -2,12 +2,22 @@
  * The wire contract between the pool (page) and a tool worker: types and the few constants of
  * the encoding. Reading this file tells the whole protocol.
  *
- * The page's first message is `hello`: the worker's configuration (network policy, store) and a `MessagePort` on which the worker exposes `WorkerControl` over Comlink
- * (`describe()`, when the pool needs the specs). The worker takes the policy before anything
- * else and answers `ready`. Calls go over the worker's own channel, posted right behind `hello`
- * without waiting for `ready`, batched: one `CallBatch` carries every call dispatched to that
- * worker in the same tick, and one `OutBatch` every delta, result and error the worker produced
- * in the same tick. Nothing waits for an acknowledgement.
+ * One channel per worker carries everything: the worker's own (`postMessage` on the `Worker`, or
+ * on the port a sealed frame hands over). The page's first message is `hello`, the worker's
+ * configuration (network policy, store); the worker takes the policy before anything else and
+ * answers `ready`. Calls follow right behind `hello`, without waiting for `ready`, batched: one
+ * `CallBatch` carries every call dispatched to that worker in the same tick, and one `OutBatch`
+ * every delta, result and error the worker produced in the same tick. Nothing waits for an
+ * acknowledgement. The control messages (`describe`, `cancel`, `stop`, `net?`) are objects with
+ * a `t` tag on the same channel, so each is read in order with the calls.
+ *
+ * Why not Comlink: calls need what a remote procedure call does not say, which calls a worker
+ * started (`OUT_STARTED`, and the `stop` answer), so that when it is stopped a call it never
+ * began runs elsewhere and none runs twice; and its results as a batch, not a promise each.
+ * Comlink for `describe` alone would have to share this channel (its `expose` answers every
+ * message on its endpoint, call batches too, so each side would need a filter) or take a second
+ * channel per worker, as it once did: one tagged request and its answer do the same in a few
+ * lines.
  *
  * The two batches are the hot path, so they are flat arrays: a flat array of strings and numbers
  * costs about half as much to clone as the same data in nested objects, and a round trip clones
@@ -45,14 +55,12 @@ export interface WorkerConfig {
   store?: { name: string; port?: MessagePort };
 }
 
-/** What `serveTools` exposes over Comlink, on the port of the `hello` message. */
-export interface WorkerControl {
-  /**
-   * The tools' descriptors (JSON Schemas are built on this first request, not at start-up), or
-   * the error that prevented them, serialized so that it keeps its class on the page.
-   */
-  describe(): Promise<{ descriptors: ToolDescriptor[] } | { error: SerializedError }>;
-}
+/**
+ * The answer to `describe`: the tools' descriptors (JSON Schemas are built on the first request,
+ * not at start-up), or the error that prevented them, serialized so that it keeps its class on
+ * the page.
+ */
+export type DescribeAnswer = { descriptors: ToolDescriptor[] } | { error: SerializedError };
 
 /** How a non-string result becomes the text the model sees. */
 export type ResultFormat = 'string' | 'json';
@@ -100,12 +108,11 @@ export const OUT_DELTA = 4;
 export const OUT_STARTED = 5;
 
 export type PageToWorker =
-  /**
-   * First message, always: the policy the worker enforces before anything runs, and the port
-   * `WorkerControl` is exposed on (Comlink). The worker answers `ready`.
-   */
-  | { t: 'hello'; config: WorkerConfig; port: MessagePort }
+  /** First message, always: the policy the worker enforces before anything runs. The worker answers `ready`. */
+  | { t: 'hello'; config: WorkerConfig }
   | CallBatch
+  /** The tools' descriptors, please (answered with `described`, in the order asked). */
+  | { t: 'describe' }
   /** Abort these calls' `runtime.signal`. */
   | { t: 'cancel'; ids: number[] }
   /** The answer to a `net?` question. */
@@ -136,6 +143,7 @@ export type WorkerToPage =
    * idempotent; the time limits tools declare.
    */
   | { t: 'ready'; version: number; names: string[]; idempotent: string[]; timeouts?: Record<string, number> }
+  | ({ t: 'described' } & DescribeAnswer)
   /** May this URL be reached? (`'ask'`) */
   | { t: 'net?'; ask: number; url: string; api: string }
   /** The worker is going away (`self.close()`, an uncaught error): its calls will not finish. */

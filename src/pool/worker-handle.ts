@@ -1,14 +1,13 @@
-import { type Remote, releaseProxy, wrap } from 'comlink';
 import { reviveError } from '../errors/serialize-error';
 import { postCalls } from './call-post';
 import {
   type CallBatch,
   type CallRequest,
+  type DescribeAnswer,
   type PageToWorker,
   PROTOCOL_VERSION,
   type ToolDescriptor,
   type WorkerConfig,
-  type WorkerControl,
   type WorkerToPage,
 } from './protocol';
 import { StartedCalls } from './started-calls';
@@ -33,10 +32,8 @@ export interface WorkerEvents {
  */
 export class WorkerHandle {
   readonly id: number;
+  /** The worker's own channel: everything goes over it, calls and control alike. */
   readonly #worker: Worker;
-  /** The hot path: calls out and results in, on the worker's own channel. */
-  readonly #port: Worker;
-  readonly #control: MessagePort;
   readonly #events: WorkerEvents;
   /** Which of the calls posted here it has started. */
   readonly #startedCalls = new StartedCalls();
@@ -56,7 +53,8 @@ export class WorkerHandle {
   /** Rejects when the worker is gone (failed or terminated): what waits on it stops waiting. */
   readonly #gone: Promise<never>;
   #markGone!: (error: Error) => void;
-  readonly #remote: Remote<WorkerControl>;
+  /** describe() calls waiting for their answer, in the order asked (the worker answers in order). */
+  readonly #described: ((answer: DescribeAnswer) => void)[] = [];
   /** The tools this worker serves that may be run again (known once it is ready). */
   idempotent: ReadonlySet<string> = new Set();
   /** The time limits tools declare (`defineTool({ timeoutMs })`), known once it is ready. */
@@ -68,12 +66,6 @@ export class WorkerHandle {
     this.id = id;
     this.#worker = worker;
     this.#events = events;
-    // The hot path is the worker's own channel, the cheapest there is (a MessagePort round trip
-    // costs about a fifth more); `describe` goes over Comlink on a port of its own.
-    const control = new MessageChannel();
-    this.#control = control.port1;
-    this.#port = worker;
-    this.#remote = wrap<WorkerControl>(this.#control);
     let resolveReady!: (names: string[]) => void;
     this.ready = new Promise<string[]>((resolve, reject) => {
       resolveReady = resolve;
@@ -123,8 +115,7 @@ export class WorkerHandle {
         );
     });
     worker.addEventListener('messageerror', () => this.#fail('a message from the worker could not be read'));
-    const ports = config.store?.port ? [control.port2, config.store.port] : [control.port2];
-    worker.postMessage({ t: 'hello', config, port: control.port2 } satisfies PageToWorker, ports);
+    worker.postMessage({ t: 'hello', config } satisfies PageToWorker, config.store?.port ? [config.store.port] : []);
   }
 
   /**
@@ -133,9 +124,10 @@ export class WorkerHandle {
    * for broken and stopped (the pool replaces it).
    */
   async describe(): Promise<ToolDescriptor[]> {
-    // Posted at once, even before the worker is up: it waits on the control port (no round trip
-    // for ready first). A worker that fails to start rejects it through #gone.
-    const answer = this.#remote.describe(); // posts one message on the control port
+    // Posted at once, even before the worker is up: it is read after `hello` (no round trip for
+    // ready first). A worker that fails to start rejects it through #gone.
+    const answer = new Promise<DescribeAnswer>((resolve) => this.#described.push(resolve));
+    this.post({ t: 'describe' });
     let cancel = () => {};
     const late = new Promise<never>((_, reject) => {
       cancel = idlePeriod(
@@ -148,7 +140,7 @@ export class WorkerHandle {
         },
       );
     });
-    let outcome: Awaited<typeof answer>;
+    let outcome: DescribeAnswer;
     try {
       outcome = await Promise.race([answer, this.#gone, late]);
     } finally {
@@ -156,6 +148,11 @@ export class WorkerHandle {
     }
     if ('error' in outcome) throw reviveError(outcome.error);
     return outcome.descriptors;
+  }
+
+  /** The worker's answer to the oldest describe request still waiting. */
+  described(answer: DescribeAnswer): void {
+    this.#described.shift()?.(answer);
   }
 
   /** Call `fn` once the worker is gone (failed or stopped). */
@@ -267,7 +264,7 @@ export class WorkerHandle {
 
   post(message: PageToWorker): void {
     if (this.#dead) return;
-    this.#port.postMessage(message);
+    this.#worker.postMessage(message);
   }
 
   /** Called back with requests that could not be cloned, and the error. */
@@ -282,13 +279,11 @@ export class WorkerHandle {
     this.#stoppedBusy = this.calls.size > 0;
     this.#release(reason);
     this.#worker.terminate();
-    this.#control.close();
-    this.#remote[releaseProxy]();
   }
 
   /** Post a batch of calls (made once: the flush runs every tick that sends calls). */
   readonly #postBatch = (batch: CallBatch): void => {
-    this.#port.postMessage(batch satisfies PageToWorker);
+    this.#worker.postMessage(batch satisfies PageToWorker);
   };
 
   #flush(): void {
