@@ -4,24 +4,15 @@
  *
  * One channel per worker carries everything: the worker's own (`postMessage` on the `Worker`, or
  * on the port a sealed frame hands over). The page's first message is `hello`, the worker's
- * configuration (network policy, store); the worker takes the policy before anything else and
- * answers `ready`. Calls follow right behind `hello`, without waiting for `ready`, batched: one
- * `CallBatch` carries every call dispatched to that worker in the same tick, and one `OutBatch`
- * every delta, result and error the worker produced in the same tick. Nothing waits for an
- * acknowledgement. The control messages (`describe`, `cancel`, `stop`, `net?`) are objects with
- * a `t` tag on the same channel, so each is read in order with the calls.
- *
- * Why not Comlink: calls need what a remote procedure call does not say, which calls a worker
- * started (`OUT_STARTED`, and the `stop` answer), so that when it is stopped a call it never
- * began runs elsewhere and none runs twice; and its results as a batch, not a promise each.
- * Comlink for `describe` alone would have to share this channel (its `expose` answers every
- * message on its endpoint, call batches too, so each side would need a filter) or take a second
- * channel per worker, as it once did: one tagged request and its answer do the same in a few
- * lines.
- *
- * The two batches are the hot path, so they are flat arrays: a flat array of strings and numbers
- * costs about half as much to clone as the same data in nested objects, and a round trip clones
- * twice. Every other message is an object with a `t` tag.
+ * configuration; the worker takes the policy before anything else and answers `ready`. Calls
+ * follow at once, batched: one `CallBatch` per worker per tick, one `OutBatch` back per tick of
+ * deltas, results and errors (flat arrays: about half the cloning of nested objects). Control
+ * messages (`describe`, `cancel`, `stop`, `net?`) are objects with a `t` tag, read in order with
+ * the calls. Not Comlink: the page must know which calls a worker started (`OUT_STARTED`, the
+ * `stop` answer), so that a call it never began runs elsewhere and none runs twice, which a
+ * promise per call does not say; and Comlink's `expose` answers every message on its endpoint
+ * (call batches too), so `describe` alone would need a filter on both sides or a second channel
+ * per worker, as it once had, where one tagged request and its answer do.
  */
 import type { SerializedError } from '../errors/serialize-error';
 import type { ToolSpec } from '../providers/tool-spec';

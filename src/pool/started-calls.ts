@@ -14,7 +14,8 @@ export class StartedCalls {
   #reported = 0;
   /** The exact count, once the worker said it stopped (or died). */
   #final: number | undefined;
-  #onFinal: ((count: number) => void) | undefined;
+  /** Told when the exact count arrives. */
+  onFinal: () => void = () => {};
 
   /** The number of a call being posted now (0, 1, …). */
   number(): number {
@@ -30,14 +31,12 @@ export class StartedCalls {
   final(count: number): void {
     if (typeof count !== 'number') return;
     this.#final = count;
-    this.#onFinal?.(count);
+    this.onFinal();
   }
 
-  /** The exact count when already known; else `then` is called with it when it arrives. */
-  whenFinal(then: (count: number) => void): number | undefined {
-    if (this.#final !== undefined) return this.#final;
-    this.#onFinal = then;
-    return undefined;
+  /** True once the worker gave its exact count. */
+  get known(): boolean {
+    return this.#final !== undefined;
   }
 
   /**

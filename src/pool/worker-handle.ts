@@ -202,28 +202,14 @@ export class WorkerHandle {
 
   /**
    * Ask the worker to start nothing more and to say what it started; it answers after everything
-   * it posted before. Resolves with the exact count, or undefined after `waitMs` when it does not
-   * answer (it is stuck in a call; what it posted before has arrived by then).
+   * it posted before. Resolves once it has, or after `waitMs` when it does not (it is stuck in a
+   * call) once what it posted before has been read.
    */
-  stop(waitMs: number): Promise<number | undefined> {
+  stop(waitMs: number): Promise<void> {
     return new Promise((resolve) => {
-      let answered = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const known = this.#startedCalls.whenFinal((count) => {
-        answered = true;
-        clearTimeout(timer);
-        resolve(count);
-      });
-      if (known !== undefined) {
-        resolve(known);
-        return;
-      }
-      timer = setTimeout(() => {
-        // What the worker posted before the wait ended is read first.
-        afterQueuedMessages(() => {
-          if (!answered) resolve(undefined);
-        });
-      }, waitMs);
+      if (this.#startedCalls.known) return resolve();
+      this.#startedCalls.onFinal = resolve;
+      setTimeout(() => afterQueuedMessages(resolve), waitMs);
       this.post({ t: 'stop' });
     });
   }
