@@ -38,6 +38,16 @@ function chromium(contextOptions: { permissions?: string[] } = {}) {
 /** The 1,000-call storms (issue #15). */
 const STORM = 'src/pool/storm.browser.test.ts';
 
+/**
+ * Pool tests whose code path is the same on every page (no shared memory: #28): they run in the
+ * 'browser' project only, not again in 'browser-plain'.
+ */
+const SAME_ON_EVERY_PAGE = [
+  'src/pool/worker-pool.browser.test.ts',
+  'src/pool/faults.browser.test.ts',
+  'src/pool/runtime.browser.test.ts',
+];
+
 /** Measures the page's responsiveness: runs alone (the 'quiet' project). */
 const QUIET = 'src/pool/responsive.browser.test.ts';
 
@@ -134,7 +144,7 @@ export default defineConfig(({ mode }) => ({
             'src/sandbox/**/*.browser.test.ts',
             'test/**/*.plain.browser.test.ts',
           ],
-          exclude: [STORM, QUIET],
+          exclude: [STORM, QUIET, ...SAME_ON_EVERY_PAGE],
           browser: chromium({ permissions: ['notifications'] }),
         },
       },
@@ -159,7 +169,8 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: plain ? 'storm-plain' : 'storm',
           globalSetup: ['test/built-workers.ts'],
-          include: [STORM],
+          // The storm's workers take the same path on every page: it runs once, in 'storm'.
+          include: plain ? [] : [STORM],
           sequence: { groupOrder: plain ? 3 : 2 },
           browser: chromium(),
         },
