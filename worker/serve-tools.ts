@@ -117,7 +117,7 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 class ToolServer {
-  readonly #port: { postMessage(message: WorkerToPage): void };
+  readonly #post: (message: WorkerToPage) => void;
   readonly #tools: Map<string, ToolDefinition>;
   readonly #specs: () => readonly ToolSpec[];
   readonly #describe: () => DescribeAnswer;
@@ -137,8 +137,6 @@ class ToolServer {
   });
   #closing = false;
   #flushScheduled = false;
-  /** True while a batch of calls is being started: results wait for the flush at its end. */
-  #receiving = false;
   /** Questions to the page about URLs (`network: 'ask'`). */
   readonly #asks: PageAsks;
 
@@ -149,7 +147,7 @@ class ToolServer {
     describe: () => DescribeAnswer,
     post: (message: WorkerToPage) => void,
   ) {
-    this.#port = { postMessage: post };
+    this.#post = post;
     this.#tools = tools;
     this.#specs = specs;
     this.#describe = describe;
@@ -199,27 +197,20 @@ class ToolServer {
   }
 
   #receiveCalls(batch: CallBatch): void {
-    this.#receiving = true;
-    try {
-      for (let i = 0; i + CALL_STRIDE <= batch.length; i += CALL_STRIDE) {
-        // What the calls before this one produced is posted before it starts: if it hogs the
-        // worker until the worker is stopped, their results are not lost with it (and the page
-        // learns that they started).
-        if (this.#outbox.pending) this.#flush();
-        const extras = batch[i + 4];
-        const call: CallRequest = {
-          id: batch[i] as number,
-          toolCallId: batch[i + 1] as string,
-          name: batch[i + 2] as string,
-          args: batch[i + 3] as Record<string, unknown>,
-        };
-        this.#start(extras ? Object.assign(call, extras as CallExtras) : call);
-      }
-    } finally {
-      this.#receiving = false;
+    for (let i = 0; i + CALL_STRIDE <= batch.length; i += CALL_STRIDE) {
+      // What the calls before this one produced is posted before it starts: if it hogs the
+      // worker until the worker is stopped, their results are not lost with it (and the page
+      // learns that they started).
+      if (this.#outbox.pending) this.#flush();
+      const extras = batch[i + 4];
+      const call: CallRequest = {
+        id: batch[i] as number,
+        toolCallId: batch[i + 1] as string,
+        name: batch[i + 2] as string,
+        args: batch[i + 3] as Record<string, unknown>,
+      };
+      this.#start(extras ? Object.assign(call, extras as CallExtras) : call);
     }
-    // What the batch answered synchronously goes out now, before anything else runs: the page
-    // is often still awake to take it.
     this.#flush();
   }
 
@@ -290,7 +281,6 @@ class ToolServer {
   #send(kind: number, call: CallRequest, payload: unknown): void {
     if (kind !== OUT_DELTA) this.#running.delete(call.id);
     this.#outbox.push(kind, call, payload);
-    if (this.#receiving) return; // posted before the batch's next call starts, or at its end
     // A result or an error leaves at once: no other tool code runs before it is posted. Deltas
     // of the same tick go together.
     if (kind !== OUT_DELTA) {
@@ -306,9 +296,5 @@ class ToolServer {
     this.#flushScheduled = false;
     if (!this.#outbox.pending) return;
     this.#outbox.flush();
-  }
-
-  #post(message: WorkerToPage): void {
-    this.#port.postMessage(message);
   }
 }

@@ -1,7 +1,6 @@
 import { reviveError } from '../errors/serialize-error';
 import { postCalls } from './call-post';
 import {
-  type CallBatch,
   type CallRequest,
   type DescribeAnswer,
   type PageToWorker,
@@ -35,8 +34,8 @@ export class WorkerHandle {
   /** The worker's own channel: everything goes over it, calls and control alike. */
   readonly #worker: Worker;
   readonly #events: WorkerEvents;
-  /** Which of the calls posted here it has started. */
-  readonly #startedCalls = new StartedCalls();
+  /** Which of the calls posted here it has started (told by `OUT_STARTED`, `stopped`, `fatal`). */
+  readonly started = new StartedCalls();
   /** Calls sent (or about to be), by pool id, in send order. */
   readonly calls = new Map<number, Dispatched>();
   #outbox: CallRequest[] = [];
@@ -190,16 +189,6 @@ export class WorkerHandle {
     });
   }
 
-  /** The worker said it has started `count` calls (OUT_STARTED). */
-  noteStarted(count: number): void {
-    this.#startedCalls.reported(count);
-  }
-
-  /** The worker's exact started count, from `stopped` or `fatal`. */
-  finalStarted(count: number): void {
-    this.#startedCalls.final(count);
-  }
-
   /**
    * Ask the worker to start nothing more and to say what it started; it answers after everything
    * it posted before. Resolves once it has, or after `waitMs` when it does not (it is stuck in a
@@ -207,8 +196,8 @@ export class WorkerHandle {
    */
   stop(waitMs: number): Promise<void> {
     return new Promise((resolve) => {
-      if (this.#startedCalls.known) return resolve();
-      this.#startedCalls.onFinal = resolve;
+      if (this.started.known) return resolve();
+      this.started.onFinal = resolve;
       setTimeout(() => afterQueuedMessages(resolve), waitMs);
       this.post({ t: 'stop' });
     });
@@ -220,7 +209,7 @@ export class WorkerHandle {
    */
   unstarted(): Set<number> {
     const ids = new Set<number>();
-    const started = this.#startedCalls.close();
+    const started = this.started.close();
     for (const [id, d] of this.calls) if (d.seq < 0 || d.seq >= started) ids.add(id);
     return ids;
   }
@@ -244,10 +233,6 @@ export class WorkerHandle {
     return unsent;
   }
 
-  cancel(ids: number[]): void {
-    if (!this.#dead) this.post({ t: 'cancel', ids });
-  }
-
   post(message: PageToWorker): void {
     if (this.#dead) return;
     this.#worker.postMessage(message);
@@ -267,17 +252,16 @@ export class WorkerHandle {
     this.#worker.terminate();
   }
 
-  /** Post a batch of calls (made once: the flush runs every tick that sends calls). */
-  readonly #postBatch = (batch: CallBatch): void => {
-    this.#worker.postMessage(batch satisfies PageToWorker);
-  };
-
   #flush(): void {
     if (this.#dead || this.#outbox.length === 0) return;
     const calls = this.#outbox;
     this.#outbox = [];
-    const { sent, unsendable } = postCalls(calls, this.#postBatch);
-    for (const request of sent) this.#sequence(request);
+    const { sent, unsendable } = postCalls(calls, (batch) => this.#worker.postMessage(batch));
+    // The worker starts calls in the order it receives them: number them as they are posted.
+    for (const request of sent) {
+      const d = this.calls.get(request.id);
+      if (d) d.seq = this.started.number();
+    }
     for (const [request, error] of unsendable) {
       this.calls.delete(request.id);
       this.onUnsendable(request, error);
@@ -290,12 +274,6 @@ export class WorkerHandle {
       );
   }
 
-  /** The worker starts calls in the order it receives them: number them as they are posted. */
-  #sequence(request: CallRequest): void {
-    const d = this.calls.get(request.id);
-    if (d) d.seq = this.#startedCalls.number();
-  }
-
   /** Whatever waits on this worker stops waiting: `ready` (unless it was) and describe() reject with `reason`. */
   #release(reason: string): void {
     clearTimeout(this.#startTimer);
@@ -306,8 +284,7 @@ export class WorkerHandle {
   #fail(reason: string): void {
     if (this.#dead) return;
     this.#release(reason);
-    const started = this.#connected;
-    this.#events.failure(this, reason, started);
+    this.#events.failure(this, reason, this.#connected);
   }
 }
 

@@ -246,11 +246,11 @@ export class WorkerPool {
         answerNetwork(this.#network, handle, message);
         break;
       case 'fatal':
-        handle.finalStarted(message.started);
+        handle.started.final(message.started);
         this.#retire(handle, message.reason, true);
         break;
       case 'stopped':
-        handle.finalStarted(message.started);
+        handle.started.final(message.started);
         break;
       case 'described':
         handle.described(message);
@@ -363,7 +363,7 @@ export class WorkerPool {
     if (!worker || worker.dead) return;
     // Not posted yet: take it back, nothing runs. Posted: ask the tool to stop, and watch.
     if (worker.withdraw(call.id) !== 'sent') return;
-    worker.cancel([call.id]);
+    worker.post({ t: 'cancel', ids: [call.id] });
     this.#clock.abandon(call.id, worker, { toolCallId: call.toolCall.id, toolName: call.toolCall.name });
     this.#dispatch.pump();
   }
