@@ -83,7 +83,9 @@ export class WorkerHandle {
     worker.addEventListener('message', (event: MessageEvent<WorkerToPage>) => {
       const message = event.data;
       if (this.#connected) {
-        this.#events.message(this, message);
+        // The answer to describe() is the handle's own; everything else is the pool's.
+        if (!Array.isArray(message) && message?.t === 'described') this.#described.shift()?.(message);
+        else this.#events.message(this, message);
         return;
       }
       // Before the handshake only `ready` is read. Anything else is not ours (a script that never
@@ -147,11 +149,6 @@ export class WorkerHandle {
     }
     if ('error' in outcome) throw reviveError(outcome.error);
     return outcome.descriptors;
-  }
-
-  /** The worker's answer to the oldest describe request still waiting. */
-  described(answer: DescribeAnswer): void {
-    this.#described.shift()?.(answer);
   }
 
   /** Call `fn` once the worker is gone (failed or stopped). */

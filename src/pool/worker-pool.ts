@@ -252,9 +252,6 @@ export class WorkerPool {
       case 'stopped':
         handle.started.final(message.started);
         break;
-      case 'described':
-        handle.described(message);
-        break;
       default:
         // Not our worker's protocol: nothing can be trusted from it any more.
         this.#retire(handle, `it sent a message the pool cannot read (${describeValue(message)})`, true);
