@@ -31,6 +31,18 @@ function chromium(contextOptions: { permissions?: string[] } = {}) {
 /** The 1,000-call storms (issue #15). */
 const STORM = 'src/pool/storm.browser.test.ts';
 
+/**
+ * What a page's cross-origin isolation changes, run again on a page without it ('browser-plain'):
+ * sealed frames (COEP reaches into iframes) and the code sandbox's. The pool itself takes the
+ * same path on every page (it shares no memory), so its other tests run once.
+ */
+const ISOLATION_MATTERS = [
+  'src/pool/seal.browser.test.ts',
+  'src/pool/sealed.browser.test.ts',
+  'src/sandbox/**/*.browser.test.ts',
+  'test/**/*.plain.browser.test.ts',
+];
+
 /** Measures the page's responsiveness: runs alone (the 'quiet' project). */
 const QUIET = 'src/pool/responsive.browser.test.ts';
 
@@ -119,12 +131,7 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'browser-plain',
           globalSetup: ['test/probe-server.ts', 'test/built-workers.ts'],
-          include: [
-            'src/pool/**/*.browser.test.ts',
-            'src/sandbox/**/*.browser.test.ts',
-            'test/**/*.plain.browser.test.ts',
-          ],
-          exclude: [STORM, QUIET],
+          include: ISOLATION_MATTERS,
           browser: chromium({ permissions: ['notifications'] }),
         },
       },
@@ -138,22 +145,20 @@ export default defineConfig(({ mode }) => ({
         },
       },
       // The storms start a worker for every endless loop and keep both cores busy: they run last,
-      // after every test with time limits of its own, and one after the other. Side by side on two
-      // cores, a worker could get no CPU for longer than the page waits for a stopped worker to
-      // answer (50 ms), and a call it ran in the moment before it was stopped was reported crashed
-      // (seen once in a fresh-clone run; the README says what a page without shared memory can
-      // promise on a machine that loaded).
-      ...[false, true].map((plain) => ({
-        extends: true as const,
-        ...(plain ? { server: { headers: NOT_ISOLATED } } : {}),
+      // after every test with time limits of its own. Beside other tests on two cores, a worker
+      // could get no CPU for longer than the page waits for a stopped worker to answer (50 ms),
+      // and a call it ran in the moment before it was stopped was reported crashed (seen once in
+      // a fresh-clone run; the README says what a loaded machine can cost).
+      {
+        extends: true,
         test: {
-          name: plain ? 'storm-plain' : 'storm',
+          name: 'storm',
           globalSetup: ['test/built-workers.ts'],
           include: [STORM],
-          sequence: { groupOrder: plain ? 3 : 2 },
+          sequence: { groupOrder: 2 },
           browser: chromium(),
         },
-      })),
+      },
       {
         // A real quota exhaustion: the browser's profile on a small disk (test/small-disk.ts).
         extends: true,

@@ -1,23 +1,11 @@
 /**
  * How the network guard puts a URL to the page under `network: 'ask'`: a `net?` message that the
- * page answers with `net`, or, when the page shares memory, synchronously through the answers
- * word (for the synchronous APIs, XMLHttpRequest say). Only built-ins taken before tool code ran.
+ * page answers with `net`. Only APIs that can wait for the answer ask (fetch-like ones); the
+ * guard refuses the synchronous ones. Only built-ins taken before tool code ran.
  */
-import type { NetworkPolicyWire, WorkerToPage } from '../src/pool/protocol';
+import type { WorkerToPage } from '../src/pool/protocol';
 import type { AskPage } from './network-guard';
-import {
-  atomicsLoad,
-  atomicsStore,
-  atomicsWait,
-  construct,
-  mapDeleteOf,
-  mapGetOf,
-  mapSetOf,
-  OriginalPromise,
-} from './primordials';
-
-/** How long a synchronous question waits for the page before the answer is no. */
-const SYNC_WAIT_MS = 10_000;
+import { construct, mapDeleteOf, mapGetOf, mapSetOf, OriginalPromise } from './primordials';
 
 export class PageAsks {
   readonly #post: (message: WorkerToPage) => void;
@@ -28,9 +16,9 @@ export class PageAsks {
     this.#post = post;
   }
 
-  /** The guard's way to ask, for this policy. */
-  asker(network: NetworkPolicyWire): AskPage {
-    const asker: AskPage = {
+  /** The guard's way to ask. */
+  asker(): AskPage {
+    return {
       async: (url, api) =>
         construct(OriginalPromise, [
           (resolve: (allow: boolean) => void) => {
@@ -40,18 +28,6 @@ export class PageAsks {
           },
         ]) as Promise<boolean>,
     };
-    if (network.mode === 'ask' && network.answers) {
-      const answers = new Int32Array(network.answers);
-      asker.sync = (url, api) => {
-        atomicsStore(answers, 0, 0);
-        this.#post({ t: 'net?', ask: ++this.#asks, url, api, slot: 0 });
-        const outcome = atomicsWait(answers, 0, 0, SYNC_WAIT_MS);
-        const allowed = outcome !== 'timed-out' && atomicsLoad(answers, 0) === 1;
-        atomicsStore(answers, 0, 0);
-        return allowed;
-      };
-    }
-    return asker;
   }
 
   /** The page's answer to question `ask` (anything but `true` is no). */

@@ -1,5 +1,4 @@
 /// <reference lib="webworker" />
-import { expose } from 'comlink';
 import { describeValue } from '../src/errors/moat-error';
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
@@ -9,6 +8,7 @@ import {
   type CallExtras,
   type CallRequest,
   type CallResult,
+  type DescribeAnswer,
   OUT_DELTA,
   OUT_ERROR,
   OUT_JSON,
@@ -16,18 +16,14 @@ import {
   OUT_TEXT,
   type PageToWorker,
   PROTOCOL_VERSION,
-  STOP_BIT,
   type WorkerConfig,
-  type WorkerControl,
   type WorkerToPage,
 } from '../src/pool/protocol';
-import { stashOf } from '../src/pool/result-stash';
 import type { ToolSpec } from '../src/providers/tool-spec';
 import { deferredStore } from '../src/store/deferred-store';
 import type { Store } from '../src/store/types';
 import { isToolDefinition, type ToolDefinition } from './define-tool';
 import { describeTool } from './describe-tool';
-import { DoorbellPark } from './doorbell-park';
 import { executeTool } from './execute-tool';
 import { installNetworkGuard, setNetworkPolicy } from './network-guard';
 import { Outbox } from './outbox';
@@ -64,14 +60,12 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     specs ??= tools.map((tool) => describeTool(tool).spec);
     return specs;
   };
-  const control: WorkerControl = {
-    async describe() {
-      try {
-        return { descriptors: tools.map(describeTool) };
-      } catch (error) {
-        return { error: serializeError(error) }; // keeps its class on the page
-      }
-    },
+  const describe = (): DescribeAnswer => {
+    try {
+      return { descriptors: tools.map(describeTool) };
+    } catch (error) {
+      return { error: serializeError(error) }; // keeps its class on the page
+    }
   };
   let server: ToolServer | undefined;
   let framed: MessagePort | undefined;
@@ -80,19 +74,12 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     if (!event.isTrusted) return;
     const message = event.data;
     if (server) {
-      server.took();
       server.receive(message);
       return;
     }
     // The pool's first message, always: nothing runs before the policy is in force.
     if (Array.isArray(message) || message?.t !== 'hello') return;
-    const connected = new ToolServer(message.config, byName, allSpecs, toPage);
-    server = connected;
-    // The doorbell counts every message from the page, on this port too.
-    message.port.addEventListener('message', (e) => {
-      if (e.isTrusted) connected.took();
-    });
-    expose(control, message.port);
+    server = new ToolServer(message.config, byName, allSpecs, describe, toPage);
     toPage({
       t: 'ready',
       version: PROTOCOL_VERSION,
@@ -130,19 +117,19 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 class ToolServer {
-  readonly #port: { postMessage(message: WorkerToPage): void };
+  readonly #post: (message: WorkerToPage) => void;
   readonly #tools: Map<string, ToolDefinition>;
   readonly #specs: () => readonly ToolSpec[];
+  readonly #describe: () => DescribeAnswer;
   readonly #running = new Map<number, RunningCall>();
-  readonly #started: Int32Array | undefined;
-  /** Results, errors and deltas not posted yet, and (without shared memory) the started count. */
+  /** Results, errors and deltas not posted yet, and the started count. */
   readonly #outbox: Outbox;
   readonly #storeName: string | undefined;
   /** Where the page serves the store, for a worker with no IndexedDB of its own (framed). */
   readonly #storePort: MessagePort | undefined;
   /** The worker's store and the code to scope it, loaded when a tool first asks. */
   readonly #store = once(async () => {
-    const code = await this.#hold(import('./store-code'));
+    const code = await import('./store-code');
     const store = this.#storePort
       ? code.storeOverPort(this.#storePort)
       : code.openIndexedDBStore(this.#storeName as string);
@@ -150,68 +137,38 @@ class ToolServer {
   });
   #closing = false;
   #flushScheduled = false;
-  /** True while a batch of calls is being started: results wait for the flush at its end. */
-  #receiving = false;
   /** Questions to the page about URLs (`network: 'ask'`). */
   readonly #asks: PageAsks;
-  /** With shared memory: the doorbell, where the worker waits for calls while idle. */
-  readonly #bell: DoorbellPark | undefined;
-  /** Work under way outside any call (a module loading): the worker must not park meanwhile. */
-  #held = 0;
 
   constructor(
     config: WorkerConfig,
     tools: Map<string, ToolDefinition>,
     specs: () => readonly ToolSpec[],
+    describe: () => DescribeAnswer,
     post: (message: WorkerToPage) => void,
   ) {
-    this.#port = { postMessage: post };
+    this.#post = post;
     this.#tools = tools;
     this.#specs = specs;
-    this.#started = config.started ? new Int32Array(config.started) : undefined;
+    this.#describe = describe;
     this.#outbox = new Outbox(
       post,
-      this.#started === undefined,
       (id) => this.#running.get(id)?.call,
       (id, failure) => {
         this.#running.get(id)?.abort(failure);
         this.#running.delete(id);
       },
-      config.stash ? stashOf(config.stash) : undefined,
     );
-    if (config.doorbell)
-      this.#bell = new DoorbellPark(
-        config.doorbell,
-        () => this.#running.size === 0 && this.#held === 0 && !this.#closing,
-        (batch) => this.#receiveCalls(batch),
-      );
     this.#storeName = config.store?.name;
     this.#storePort = config.store?.port;
     this.#asks = new PageAsks(post);
-    setNetworkPolicy(config.network, this.#asks.asker(config.network));
+    setNetworkPolicy(config.network, this.#asks.asker());
     watchForDeath((reason) => {
       // What finished before the end still gets to the page; nothing more starts here.
       this.#closing = true;
       this.#flush();
       this.#post({ t: 'fatal', reason, started: this.#outbox.started });
     });
-  }
-
-  /**
-   * Keep the worker out of the doorbell's wait until this settles: parked, it would take in
-   * nothing, the loaded module included, for up to `DOORBELL.parkMs`.
-   */
-  #hold<T>(work: Promise<T>): Promise<T> {
-    this.#held++;
-    // Released a task later, once whatever answers the page with it has run.
-    const release = () => setTimeout(() => this.#held--, 0);
-    work.then(release, release);
-    return work;
-  }
-
-  /** One more message taken from the page. */
-  took(): void {
-    this.#bell?.took();
   }
 
   receive(message: PageToWorker): void {
@@ -227,6 +184,9 @@ class ToolServer {
       case 'net':
         this.#asks.answer(message.ask, message.allow);
         break;
+      case 'describe':
+        this.#post({ t: 'described', ...this.#describe() });
+        break;
       case 'stop':
         // The page is about to stop this worker: start nothing more, and say exactly what began.
         this.#closing = true;
@@ -237,39 +197,29 @@ class ToolServer {
   }
 
   #receiveCalls(batch: CallBatch): void {
-    this.#receiving = true;
-    try {
-      for (let i = 0; i + CALL_STRIDE <= batch.length; i += CALL_STRIDE) {
-        // What the calls before this one produced is made safe before it starts: if it hogs the
-        // worker until the worker is stopped, their results are not lost with it. Put in the
-        // stash (shared memory), or else posted now (and the page learns that they started).
-        if (this.#outbox.atRisk && !this.#outbox.secure()) this.#flush();
-        const extras = batch[i + 4];
-        const call: CallRequest = {
-          id: batch[i] as number,
-          toolCallId: batch[i + 1] as string,
-          name: batch[i + 2] as string,
-          args: batch[i + 3] as Record<string, unknown>,
-        };
-        this.#start(extras ? Object.assign(call, extras as CallExtras) : call);
-      }
-    } finally {
-      this.#receiving = false;
+    for (let i = 0; i + CALL_STRIDE <= batch.length; i += CALL_STRIDE) {
+      // What the calls before this one produced is posted before it starts: if it hogs the
+      // worker until the worker is stopped, their results are not lost with it (and the page
+      // learns that they started).
+      if (this.#outbox.pending) this.#flush();
+      const extras = batch[i + 4];
+      const call: CallRequest = {
+        id: batch[i] as number,
+        toolCallId: batch[i + 1] as string,
+        name: batch[i + 2] as string,
+        args: batch[i + 3] as Record<string, unknown>,
+      };
+      this.#start(extras ? Object.assign(call, extras as CallExtras) : call);
     }
-    // What the batch answered synchronously goes out now, before anything else runs: the page
-    // is often still awake to take it.
     this.#flush();
   }
 
   /**
    * Start a call. Everything up to the tool's first `await` runs now, in the order the calls
-   * arrived, so the shared started count says exactly which calls have begun.
+   * arrived, so the started count says exactly which calls have begun.
    */
   #start(call: CallRequest): void {
     if (this.#closing) return; // not counted as started: the page sends it elsewhere
-    // The page sets STOP_BIT when it gives up on this worker; calls not started by then are
-    // re-sent elsewhere, so they must not run here.
-    if (this.#started && Atomics.add(this.#started, 0, 1) & STOP_BIT) return;
     this.#outbox.started++;
     const running = new RunningCall(call);
     this.#running.set(call.id, running);
@@ -330,12 +280,10 @@ class ToolServer {
 
   #send(kind: number, call: CallRequest, payload: unknown): void {
     if (kind !== OUT_DELTA) this.#running.delete(call.id);
-    // In a batch: stashed only if another call starts before the batch ends and posts it.
-    const safe = this.#outbox.push(kind, call, payload, !this.#receiving);
-    if (this.#receiving) return; // secured before the batch's next call starts, or posted at its end
-    // A result or an error not in the stash leaves at once: no other tool code runs before it
-    // is posted. Stashed results and deltas of the same tick go together.
-    if (kind !== OUT_DELTA && !safe) {
+    this.#outbox.push(kind, call, payload);
+    // A result or an error leaves at once: no other tool code runs before it is posted. Deltas
+    // of the same tick go together.
+    if (kind !== OUT_DELTA) {
       this.#flush();
       return;
     }
@@ -347,11 +295,6 @@ class ToolServer {
   #flush(): void {
     this.#flushScheduled = false;
     if (!this.#outbox.pending) return;
-    this.#bell?.parkSoon();
     this.#outbox.flush();
-  }
-
-  #post(message: WorkerToPage): void {
-    this.#port.postMessage(message);
   }
 }

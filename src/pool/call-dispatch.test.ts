@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CallDispatch } from './call-dispatch';
-import { NO_DEADLINE, type PendingCall } from './call-ledger';
+import type { PendingCall } from './call-ledger';
 import type { CallOptions } from './pool-options';
 import type { CallRequest } from './protocol';
 import { Quarantine } from './quarantine';
@@ -32,7 +32,7 @@ function pending(name: string, options: CallOptions = {}): PendingCall {
     reject: () => {},
     settled: false,
     worker: undefined,
-    deadline: NO_DEADLINE,
+    timer: undefined,
     kills: 0,
   };
 }

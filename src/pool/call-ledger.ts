@@ -1,12 +1,8 @@
 import type { ToolCall } from '../messages/types';
-import { AbortListeners } from './abort-listeners';
 import type { CallOptions } from './pool-options';
 import type { HeldCall } from './stopped-calls';
 import type { ToolResult } from './tool-result';
 import type { WorkerHandle } from './worker-handle';
-
-/** A call's deadline before it is posted (no `performance.now()` time is negative). */
-export const NO_DEADLINE = -1;
 
 /** A call the pool has taken and not yet settled. */
 export interface PendingCall extends HeldCall {
@@ -21,28 +17,28 @@ export interface PendingCall extends HeldCall {
   /** The worker it was last sent to; undefined while it waits in a queue. */
   worker: WorkerHandle | undefined;
   /**
-   * The deadline of the call's current dispatch once it is posted (a re-sent call gets a new
-   * one); `NO_DEADLINE` until then. Always a number: the field stays a plain double.
+   * The time limit of the call's current dispatch once it is posted (a re-sent call gets a new
+   * one); cleared when it settles or goes back to the queue.
    */
-  deadline: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Its listener on `options.signal`, removed when it settles. */
+  onAbort?: () => void;
 }
 
 /**
  * Every call the pool has taken and not settled, from `call()` to its one settlement: its id,
- * its abort listener (one per signal, shared), and settling it exactly once (the caller's promise
+ * its abort listener, and settling it exactly once (the caller's promise
  * resolved or rejected, the listener released, the call forgotten). What the pool does with a
  * call in between (queues, workers, deadlines) is the pool's.
  */
 export class CallLedger {
   readonly #calls = new Map<number, PendingCall>();
-  readonly #aborts: AbortListeners<PendingCall>;
+  readonly #onAbort: (call: PendingCall, reason: unknown) => void;
   #nextId = 1;
 
   /** `onAbort` is told when a call's signal aborts before it settled. */
   constructor(onAbort: (call: PendingCall, reason: unknown) => void) {
-    this.#aborts = new AbortListeners((call, reason) => {
-      if (!call.settled) onAbort(call, reason);
-    });
+    this.#onAbort = onAbort;
   }
 
   /** Take a call (already checked): it gets the next id and is watched for its signal's abort. */
@@ -62,11 +58,18 @@ export class CallLedger {
       reject,
       settled: false,
       worker: undefined,
-      deadline: NO_DEADLINE,
+      timer: undefined,
       kills: 0,
     };
     this.#calls.set(call.id, call);
-    if (options.signal) this.#aborts.add(options.signal, call);
+    const signal = options.signal;
+    if (signal) {
+      // A sibling's abort handling may have settled this call before its listener runs.
+      call.onAbort = () => {
+        if (!call.settled) this.#onAbort(call, signal.reason);
+      };
+      signal.addEventListener('abort', call.onAbort, { once: true });
+    }
     return call;
   }
 
@@ -93,8 +96,9 @@ export class CallLedger {
   settle(call: PendingCall, error: Error | undefined, result?: ToolResult, rawReason?: unknown): void {
     if (call.settled) return;
     call.settled = true;
+    clearTimeout(call.timer);
     this.#calls.delete(call.id);
-    if (call.options.signal) this.#aborts.remove(call.options.signal, call);
+    if (call.onAbort) call.options.signal?.removeEventListener('abort', call.onAbort);
     if (error) call.reject(rawReason !== undefined ? rawReason : error);
     else call.resolve(result as ToolResult);
   }

@@ -42,28 +42,8 @@ describe('postCalls', () => {
   it('sends a tick of calls as one message', () => {
     const { posted, post } = recorder();
     const calls = [call(1), call(2), call(3)];
-    expect(postCalls(calls, post)).toEqual({ sent: calls, rung: false, unsendable: [] });
+    expect(postCalls(calls, post)).toEqual({ sent: calls, unsendable: [] });
     expect(posted).toEqual([encodeCalls(calls)]);
-  });
-
-  it('hands them over through the doorbell when it takes them, and posts nothing', () => {
-    const { posted, post } = recorder();
-    const calls = [call(1), call(2)];
-    expect(postCalls(calls, post, { ring: () => true })).toEqual({ sent: calls, rung: true, unsendable: [] });
-    expect(posted).toEqual([]);
-  });
-
-  it('posts them when the doorbell says no, or throws', () => {
-    for (const ring of [
-      () => false,
-      () => {
-        throw new Error('broken bell');
-      },
-    ]) {
-      const { posted, post } = recorder();
-      expect(postCalls([call(1)], post, { ring }).rung).toBe(false);
-      expect(posted).toHaveLength(1);
-    }
   });
 
   it('sends the others one by one, in order, when one cannot be cloned, and reports it', () => {

@@ -1,7 +1,6 @@
 /**
- * How one tick's calls leave for a worker: handed over through the doorbell when the worker is
- * parked, or else in one message; when one of them cannot be cloned (a function in its
- * arguments, say), the others go one message each and it is reported.
+ * How one tick's calls leave for a worker: in one message; when one of them cannot be cloned (a
+ * function in its arguments, say), the others go one message each and it is reported.
  */
 import type { CallBatch, CallRequest } from './protocol';
 
@@ -26,31 +25,15 @@ export function encodeCalls(requests: readonly CallRequest[]): CallBatch {
 export interface PostedCalls {
   /** The calls on their way, in the order the worker takes them. */
   sent: CallRequest[];
-  /** True when they went through the doorbell (no message). */
-  rung: boolean;
   /** The calls that could not be sent, each with the error posting it threw. */
   unsendable: [CallRequest, unknown][];
 }
 
-/**
- * Send `calls`: through the doorbell when it takes them (it may say no, or throw: then by
- * message), or with `post`, which throws when a batch cannot be cloned.
- */
-export function postCalls(
-  calls: CallRequest[],
-  post: (batch: CallBatch) => void,
-  doorbell?: { ring(calls: readonly CallRequest[]): boolean },
-): PostedCalls {
-  let rung = false;
-  try {
-    rung = doorbell?.ring(calls) ?? false;
-  } catch {
-    // Whatever went wrong, the calls still go, by message.
-  }
-  if (rung) return { sent: calls, rung, unsendable: [] };
+/** Send `calls` with `post`, which throws when a batch cannot be cloned. */
+export function postCalls(calls: CallRequest[], post: (batch: CallBatch) => void): PostedCalls {
   try {
     post(encodeCalls(calls));
-    return { sent: calls, rung, unsendable: [] };
+    return { sent: calls, unsendable: [] };
   } catch {
     // One of them holds something that cannot be cloned: the others go one by one.
   }
@@ -64,5 +47,5 @@ export function postCalls(
       unsendable.push([request, error]);
     }
   }
-  return { sent, rung, unsendable };
+  return { sent, unsendable };
 }

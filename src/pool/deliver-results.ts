@@ -33,7 +33,7 @@ export function deliverResults(
     const id = batch[i + 1] as number;
     const payload = batch[i + 2];
     if (kind === OUT_STARTED) {
-      handle.noteStarted(id);
+      handle.started.reported(id);
       continue;
     }
     const call = calls.get(id);

@@ -136,9 +136,9 @@ describe('network: a function evaluated on the page', () => {
   const onlyAllowed: NetworkPolicy = (url) => new URL(url).pathname.startsWith('/allowed');
 
   it.each(['fetch', 'xhr', 'xhr-sync', 'websocket'])('%s: allowed URLs pass, others are refused', async (door) => {
-    // Without cross-origin isolation only fetch-like doors can wait for the page's answer: the
-    // others are refused, allowed URL or not (the 'browser-plain' project runs this case).
-    if (!crossOriginIsolated && door !== 'fetch') {
+    // Only fetch-like doors can wait for the page's answer (a message): the others are refused,
+    // allowed URL or not.
+    if (door !== 'fetch') {
       for (const path of ['/denied', '/allowed'])
         expect(await probe(door, path, onlyAllowed)).toMatch(
           /^blocked: NetworkDeniedError: .*needs a cross-origin-isolated page/,
@@ -165,11 +165,6 @@ describe('network: a function evaluated on the page', () => {
   });
 
   it('cannot be answered by tool code tampering with the built-ins the question goes through', async () => {
-    // The Atomics path exists only on a cross-origin-isolated page.
-    if (crossOriginIsolated)
-      expect(await probe('poisoned-atomics', '/atomics', onlyAllowed)).toMatch(
-        /^blocked: NetworkDeniedError: .*refused by the policy function/,
-      );
     expect(await probe('poisoned-map', '/map', onlyAllowed, plainWorker, { sharedMemory: false })).toMatch(
       /^blocked: NetworkDeniedError: .*refused by the policy function/,
     );

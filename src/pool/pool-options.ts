@@ -54,13 +54,6 @@ export interface WorkerPoolOptions {
    * `openIndexedDBStore` to share it). Without it, `runtime.store` is undefined.
    */
   store?: string;
-  /**
-   * Share memory with the workers (a started-calls counter, synchronous network answers) when the
-   * page is cross-origin isolated. Default true; false never does. Without it, calls held by a
-   * stopped worker all fail with `WorkerCrashedError` (none is known not to have started), and
-   * a `network` function can only check fetch-like requests.
-   */
-  sharedMemory?: boolean;
 }
 
 export interface CallOptions {
@@ -95,18 +88,10 @@ export interface PoolStats {
   running: number;
   /** Workers stopped and replaced after a timeout, crash or ignored abort. */
   restarted: number;
-  /** Calls handed to an idle worker through shared memory (the doorbell) rather than by message. */
-  rung: number;
   /** Calls that had started on a stopped worker and ran again elsewhere (idempotent tools). */
   rerun: number;
   /** Calls a stopped worker had not started, sent to another worker instead of failing. */
   recovered: number;
-  /**
-   * Results a worker had produced but not posted (a call after them held its thread), read from
-   * shared memory (the result stash) instead: while it ran, or before it was stopped.
-   * Cross-origin-isolated pages only.
-   */
-  salvaged: number;
   /** Calls run in quarantine (alone, on a worker of their own). */
   quarantined: number;
 }
@@ -136,8 +121,6 @@ export interface PoolConfig {
   store: string | undefined;
   /** Serves the store to workers that cannot open it (framed ones); undefined for the others. */
   storeHost: StoreHost | undefined;
-  /** The page can share memory with the workers (and may). */
-  shared: boolean;
 }
 
 export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
@@ -176,12 +159,6 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
     network,
     store: options.store,
     storeHost: host !== undefined && options.store !== undefined ? host.storeHost(options.store) : undefined,
-    // Memory is not shared across processes: a framed pool works as on a page without it.
-    shared:
-      host === undefined &&
-      options.sharedMemory !== false &&
-      typeof SharedArrayBuffer === 'function' &&
-      globalThis.crossOriginIsolated === true,
   };
 }
 

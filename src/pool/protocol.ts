@@ -2,29 +2,22 @@
  * The wire contract between the pool (page) and a tool worker: types and the few constants of
  * the encoding. Reading this file tells the whole protocol.
  *
- * The page's first message is `hello`: the worker's configuration (network policy, store,
- * shared memory) and a `MessagePort` on which the worker exposes `WorkerControl` over Comlink
- * (`describe()`, when the pool needs the specs). The worker takes the policy before anything
- * else and answers `ready`. Calls go over the worker's own channel, posted right behind `hello`
- * without waiting for `ready`, batched: one `CallBatch` carries every call dispatched to that
- * worker in the same tick, and one `OutBatch` every delta, result and error the worker produced
- * in the same tick. Nothing waits for an acknowledgement.
- *
- * The two batches are the hot path, so they are flat arrays: a flat array of strings and numbers
- * costs about half as much to clone as the same data in nested objects, and a round trip clones
- * twice. A worker's batch of bare text and JSON results goes as one string (`packed-out.ts`),
- * cheaper still. Every other message is an object with a `t` tag.
+ * One channel per worker carries everything: the worker's own (`postMessage` on the `Worker`, or
+ * on the port a sealed frame hands over). The page's first message is `hello`, the worker's
+ * configuration; the worker takes the policy before anything else and answers `ready`. Calls
+ * follow at once, batched: one `CallBatch` per worker per tick, one `OutBatch` back per tick of
+ * deltas, results and errors (flat arrays: about half the cloning of nested objects). Control
+ * messages (`describe`, `cancel`, `stop`, `net?`) are objects with a `t` tag, read in order with
+ * the calls. Not Comlink: the page must know which calls a worker started (`OUT_STARTED`, the
+ * `stop` answer), so that a call it never began runs elsewhere and none runs twice, which a
+ * promise per call does not say; and Comlink's `expose` answers every message on its endpoint
+ * (call batches too), so `describe` alone would need a filter on both sides or a second channel
+ * per worker, as it once had, where one tagged request and its answer do.
  */
 import type { SerializedError } from '../errors/serialize-error';
 import type { ToolSpec } from '../providers/tool-spec';
 
 export const PROTOCOL_VERSION = 2;
-
-/**
- * Set in the shared started-count word (`WorkerConfig.started`) when the page stops a worker:
- * from then on the worker starts nothing, so every call is either counted as started or never run.
- */
-export const STOP_BIT = 1 << 30;
 
 /** What the pool knows of a tool beyond its spec. */
 export interface ToolDescriptor {
@@ -38,11 +31,11 @@ export interface ToolDescriptor {
 }
 
 /**
- * The network policy as the worker enforces it. `'ask'`: each request's URL is put to the page,
- * which answers from the pool's `network` function: synchronously through `answers` when the
- * page is cross-origin isolated, else by message (fetch-like APIs only).
+ * The network policy as the worker enforces it. `'ask'`: each request's URL is put to the page
+ * by message (`net?`), which answers from the pool's `network` function; only APIs that can wait
+ * for an answer (fetch-like ones) can be asked about.
  */
-export type NetworkPolicyWire = { mode: 'allow' } | { mode: 'deny' } | { mode: 'ask'; answers?: SharedArrayBuffer };
+export type NetworkPolicyWire = { mode: 'allow' } | { mode: 'deny' } | { mode: 'ask' };
 
 export interface WorkerConfig {
   network: NetworkPolicyWire;
@@ -51,74 +44,14 @@ export interface WorkerConfig {
    * `port`, the worker has no IndexedDB (a framed worker): the page serves the store on it.
    */
   store?: { name: string; port?: MessagePort };
-  /**
-   * An `Int32Array(1)` view: how many calls this worker has started, in the order received.
-   * When a worker must be stopped, calls it never started go to another worker instead of
-   * failing. Absent when the page cannot share memory (not cross-origin isolated).
-   */
-  started?: SharedArrayBuffer;
-  /** The doorbell (see `DOORBELL`): present when the page can share memory. */
-  doorbell?: SharedArrayBuffer;
-  /** The result stash (see `STASH`): present when the page can share memory. */
-  stash?: SharedArrayBuffer;
 }
 
 /**
- * The result stash (`result-stash.ts`): with shared memory, the worker writes each result there
- * the moment it is produced, and posts results in batches (one message per tick, not one per
- * call); the page reads what was not posted yet before it stops the worker. Int32 words: `lock`
- * (the page reads: write nothing more), `busy` (the worker is writing), `used` (bytes of records
- * published). Records from byte `header`: kind, id, byte length (Int32, little-endian), then the
- * UTF-8 content (text and JSON results) or JSON (other results, errors), padded to four bytes.
+ * The answer to `describe`: the tools' descriptors (JSON Schemas are built on the first request,
+ * not at start-up), or the error that prevented them, serialized so that it keeps its class on
+ * the page.
  */
-export const STASH = {
-  lock: 0,
-  busy: 1,
-  used: 2,
-  header: 16,
-  bytes: 256 * 1024,
-} as const;
-
-/**
- * The doorbell: a faster way in for calls to an idle worker, when page and worker share memory.
- * A worker with nothing running parks in `Atomics.wait` on the state word for at most
- * `DOORBELL.parkMs` instead of returning to its event loop (blocked, it costs no CPU); the page
- * writes the calls into the shared buffer and notifies, which wakes the worker directly: about
- * half a `postMessage` round trip. Results still go back by message.
- *
- * Int32 words: `state`, `length` (bytes of the payload), `posted` (messages the page has posted
- * to the worker since `hello`, on either channel), `received` (how many of them the worker has
- * taken). The payload, from byte `header`, is the UTF-8 JSON of a `CallBatch`. The page rings
- * only when the worker has taken every message posted to it, so a call handed over the doorbell
- * never overtakes one sent by message; after posting anything, the page counts it and moves a
- * parked worker to `wake`, so no message waits for a park to end.
- */
-export const DOORBELL = {
-  state: 0,
-  length: 1,
-  posted: 2,
-  received: 3,
-  header: 16,
-  bytes: 64 * 1024,
-  parkMs: 50,
-  /** The worker is in its event loop. */
-  idle: 0,
-  /** The worker waits on the state word. */
-  parked: 1,
-  /** Calls are in the buffer. */
-  rung: 2,
-  /** Back to the event loop: a message is on its way. */
-  wake: 3,
-} as const;
-
-/** What `serveTools` exposes over Comlink, on the port of the `hello` message. */
-export interface WorkerControl {
-  /**
-   * The tools' descriptors (JSON Schemas are built on this first request, not at start-up), or
-   * the error that prevented them, serialized so that it keeps its class on the page.
-   */
-  describe(): Promise<{ descriptors: ToolDescriptor[] } | { error: SerializedError }>;
-}
+export type DescribeAnswer = { descriptors: ToolDescriptor[] } | { error: SerializedError };
 
 /** How a non-string result becomes the text the model sees. */
 export type ResultFormat = 'string' | 'json';
@@ -150,11 +83,11 @@ export const CALL_STRIDE = 5;
  * `OUT_TEXT` and `OUT_JSON` is the result's content (a result with nothing else, the usual
  * case); `OUT_RESULT` carries a whole `CallResult` (one with an artifact or a state update),
  * `OUT_ERROR` a `SerializedError`, `OUT_DELTA` the delta. `OUT_STARTED` (id: how many calls
- * the worker has started) tells a page without shared memory which calls began.
+ * the worker has started) tells the page which calls began.
  *
- * A result is never lost with a worker that a later call blocks: with shared memory it is in the
- * stash (`STASH`) the moment it exists; without, the worker posts what it has before it starts
- * another call, and the page then knows every call it started except, at most, the last.
+ * A result is never lost with a worker that a later call blocks: the worker posts what it has
+ * before it starts another call, and the page then knows every call it started except, at most,
+ * the last (which it takes as started: no call runs twice).
  */
 export type OutBatch = (number | string | CallResult | SerializedError | unknown)[];
 export const OUT_STRIDE = 3;
@@ -166,18 +99,17 @@ export const OUT_DELTA = 4;
 export const OUT_STARTED = 5;
 
 export type PageToWorker =
-  /**
-   * First message, always: the policy the worker enforces before anything runs, and the port
-   * `WorkerControl` is exposed on (Comlink). The worker answers `ready`.
-   */
-  | { t: 'hello'; config: WorkerConfig; port: MessagePort }
+  /** First message, always: the policy the worker enforces before anything runs. The worker answers `ready`. */
+  | { t: 'hello'; config: WorkerConfig }
   | CallBatch
+  /** The tools' descriptors, please (answered with `described`, in the order asked). */
+  | { t: 'describe' }
   /** Abort these calls' `runtime.signal`. */
   | { t: 'cancel'; ids: number[] }
-  /** The answer to a `net?` question (message form of `'ask'`). */
+  /** The answer to a `net?` question. */
   | { t: 'net'; ask: number; allow: boolean }
   /**
-   * The page is about to stop the worker (no shared memory): start nothing more, post what is
+   * The page is about to stop the worker: start nothing more, post what is
    * done, and answer `stopped` with the exact started count. A worker stuck in a call never
    * answers; the page then goes by the counts it has.
    */
@@ -197,15 +129,14 @@ export interface CallResult {
 
 export type WorkerToPage =
   | OutBatch
-  /** An `OutBatch` of bare text and JSON results (and the started count), packed (`packed-out.ts`). */
-  | string
   /**
    * The answer to `hello`: serving these tools (their specs come from `describe`); which are
    * idempotent; the time limits tools declare.
    */
   | { t: 'ready'; version: number; names: string[]; idempotent: string[]; timeouts?: Record<string, number> }
-  /** May this URL be reached? (message form of `'ask'`; `slot` set when answered through memory) */
-  | { t: 'net?'; ask: number; url: string; api: string; slot?: number }
+  | ({ t: 'described' } & DescribeAnswer)
+  /** May this URL be reached? (`'ask'`) */
+  | { t: 'net?'; ask: number; url: string; api: string }
   /** The worker is going away (`self.close()`, an uncaught error): its calls will not finish. */
   | { t: 'fatal'; reason: string; started: number }
   /** The answer to `stop`: nothing more starts; `started` calls began, in the order received. */

@@ -1,5 +1,4 @@
-import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { defineTool } from '../../worker/define-tool';
 import { command, convertResult, withArtifact } from '../../worker/results';
@@ -7,192 +6,60 @@ import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
-import { AbortListeners } from './abort-listeners';
 import { CallClock } from './call-clock';
-import { DeadlineHeap } from './deadline-heap';
-import { OUT_DELTA, OUT_ERROR, OUT_JSON, OUT_RESULT, OUT_TEXT, STASH, STOP_BIT } from './protocol';
-import { clearStash, newStashMemory, readStash, stashOf, stashResult } from './result-stash';
 import { StartedCalls } from './started-calls';
 import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './stopped-calls';
 import { workerContentSecurityPolicy } from './worker-csp';
 
-describe('AbortListeners', () => {
-  /** A signal that counts the abort listeners on it. */
-  function countingSignal() {
-    const controller = new AbortController();
-    const signal = controller.signal;
-    let listeners = 0;
-    const add = signal.addEventListener.bind(signal);
-    const remove = signal.removeEventListener.bind(signal);
-    signal.addEventListener = (...args: Parameters<typeof add>) => {
-      listeners++;
-      add(...args);
-    };
-    signal.removeEventListener = (...args: Parameters<typeof remove>) => {
-      listeners--;
-      remove(...args);
-    };
-    return { controller, signal, listeners: () => listeners };
-  }
-
-  it('keeps one listener per signal however many members share it, and none once they are gone', () => {
-    const { signal, listeners } = countingSignal();
-    const aborted: number[] = [];
-    const watch = new AbortListeners<number>((n) => aborted.push(n));
-    for (let i = 0; i < 10; i++) watch.add(signal, i);
-    expect(listeners()).toBe(1);
-    for (let i = 0; i < 10; i++) watch.remove(signal, i);
-    expect(listeners()).toBe(0);
-    watch.remove(signal, 3); // twice: harmless
-    expect(listeners()).toBe(0);
-    expect(aborted).toEqual([]);
-  });
-
-  it('tells every member still there, in order, with the reason; removed ones are not told', () => {
-    const { controller, signal } = countingSignal();
-    const other = new AbortController();
-    const told: [string, unknown][] = [];
-    const watch = new AbortListeners<string>((m, reason) => {
-      told.push([m, reason]);
-      watch.remove(signal, m); // as the pool does when it settles the call
-    });
-    for (const m of ['a', 'b', 'c', 'd']) watch.add(signal, m);
-    watch.add(other.signal, 'x');
-    watch.remove(signal, 'b');
-    controller.abort('stop');
-    expect(told).toEqual([
-      ['a', 'stop'],
-      ['c', 'stop'],
-      ['d', 'stop'],
-    ]);
-    other.abort('later');
-    expect(told.at(-1)).toEqual(['x', 'later']);
-  });
-});
-
-describe('the result stash', () => {
-  it('gives back what the worker kept, in order, whatever the text', () => {
-    fc.assert(
-      fc.property(fc.array(fc.tuple(fc.boolean(), fc.string({ unit: 'grapheme' }))), (items) => {
-        const stash = stashOf(newStashMemory());
-        const expected: unknown[] = [];
-        items.forEach(([asJSON, text], id) => {
-          expect(stashResult(stash, asJSON ? OUT_JSON : OUT_TEXT, id, text)).toBe(true);
-          expected.push(asJSON ? OUT_JSON : OUT_TEXT, id, text);
-        });
-        expect(readStash(stash)).toEqual(expected);
-      }),
-    );
-  });
-
-  it('keeps whole results and errors as JSON; refuses deltas and what JSON cannot hold', () => {
-    const stash = stashOf(newStashMemory());
-    const result = { content: '2 rows', kind: 'text', artifact: [{ a: 1 }] };
-    const error = { name: 'ToolExecutionError', message: 'boom', data: { toolName: 'f' } };
-    expect(stashResult(stash, OUT_RESULT, 1, result)).toBe(true);
-    expect(stashResult(stash, OUT_ERROR, 2, error)).toBe(true);
-    expect(stashResult(stash, OUT_RESULT, 3, { content: 'x', kind: 'text', artifact: new Date(0) })).toBe(false);
-    expect(stashResult(stash, OUT_DELTA, 4, 'a delta')).toBe(false);
-    expect(stashResult(stash, OUT_TEXT, 5, { not: 'a string' })).toBe(false);
-    expect(readStash(stash)).toEqual([OUT_RESULT, 1, result, OUT_ERROR, 2, error]);
-  });
-
-  it('says no when full, starts over when cleared, and takes nothing once the page reads', () => {
-    const stash = stashOf(newStashMemory(64));
-    expect(stashResult(stash, OUT_TEXT, 1, 'x'.repeat(40))).toBe(true);
-    expect(stashResult(stash, OUT_TEXT, 2, 'y'.repeat(40))).toBe(false); // does not fit
-    clearStash(stash);
-    expect(stashResult(stash, OUT_TEXT, 2, 'y'.repeat(40))).toBe(true);
-    expect(readStash(stash)).toEqual([OUT_TEXT, 2, 'y'.repeat(40)]);
-    // Locked by the read: nothing more is written, and nothing is cleared under the reader.
-    expect(stashResult(stash, OUT_TEXT, 3, 'z')).toBe(false);
-    clearStash(stash);
-    expect(readStash(stash)).toEqual([OUT_TEXT, 2, 'y'.repeat(40)]);
-    expect(Atomics.load(stash.words, STASH.busy)).toBe(0);
-  });
-});
-
-describe('DeadlineHeap', () => {
-  it('hands back expired items earliest first, whatever the insertion order', () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 1000 })), fc.integer({ min: 0, max: 1000 }), (deadlines, now) => {
-        const heap = new DeadlineHeap<number>();
-        for (const [i, d] of deadlines.entries()) heap.push(d, i);
-        const expired = heap.expired(now);
-        const expected = deadlines
-          .map((d, i) => [d, i] as const)
-          .filter(([d]) => d <= now)
-          .sort((a, b) => a[0] - b[0]);
-        expect(expired.map(([i]) => deadlines[i])).toEqual(expected.map(([d]) => d));
-        expect(expired.every(([i, d]) => deadlines[i] === d)).toBe(true);
-        expect(heap.size).toBe(deadlines.length - expired.length);
-        const rest = deadlines.filter((d) => d > now);
-        expect(heap.peek()).toBe(rest.length ? Math.min(...rest) : undefined);
-      }),
-    );
-  });
-
-  it('keeps only the entries wanted, still a heap', () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 1000 })), fc.integer({ min: 2, max: 5 }), (deadlines, mod) => {
-        const heap = new DeadlineHeap<number>();
-        for (const [i, d] of deadlines.entries()) heap.push(d, i);
-        heap.keep((i, d) => i % mod !== 0 && deadlines[i] === d);
-        const kept = deadlines.map((d, i) => [d, i] as const).filter(([, i]) => i % mod !== 0);
-        expect(heap.size).toBe(kept.length);
-        const all = heap.expired(Number.POSITIVE_INFINITY);
-        expect(all.map(([, d]) => d)).toEqual(kept.map(([d]) => d).sort((a, b) => a - b));
-        expect(all.every(([i]) => i % mod !== 0)).toBe(true);
-      }),
-    );
-  });
-});
-
 describe('CallClock', () => {
-  const clockOf = (current: Map<number, number>, timedOut: number[]) =>
-    new CallClock<object>(100, {
-      deadlineOf: (id) => current.get(id),
-      timedOut: (id) => timedOut.push(id),
-      ignoredAbort: () => {},
-    });
+  type FakeCall = { id: string; timer: ReturnType<typeof setTimeout> | undefined };
 
-  it('times out the calls whose current deadline passed, not those settled or sent again since', async () => {
-    const current = new Map<number, number>();
-    const timedOut: number[] = [];
-    const clock = clockOf(current, timedOut);
-    const now = performance.now();
-    for (const id of [1, 2, 3]) {
-      current.set(id, now + 5);
-      clock.due(id, now + 5);
-    }
-    current.delete(2); // settled
-    current.set(3, now + 60_000); // sent again: a new deadline
-    clock.due(3, now + 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(timedOut).toEqual([1]);
-    clock.stop();
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
-  it('holds deadlines as numbers, and sweeps out those of settled calls as it goes', () => {
-    const current = new Map<number, number>();
-    const clock = clockOf(current, []);
-    const now = performance.now();
-    let most = 0;
-    // A long run of calls, each settled before the next is due: what the clock holds stays bounded.
-    for (let id = 1; id <= 20_000; id++) {
-      current.delete(id - 1);
-      current.set(id, now + 60_000);
-      clock.due(id, now + 60_000);
-      most = Math.max(most, clock.held);
-    }
-    expect(most).toBeLessThanOrEqual(1024);
-    // Calls that stay live are all kept.
-    for (let id = 20_001; id <= 25_000; id++) {
-      current.set(id, now + 60_000);
-      clock.due(id, now + 60_000);
-    }
-    expect(clock.held).toBeGreaterThanOrEqual(5_001);
-    clock.stop();
+  it('stops the worker of a cancelled call that outlives its grace, unless it answered or its worker went first', () => {
+    vi.useFakeTimers();
+    const ignored: [string, string][] = [];
+    const timedOut: string[] = [];
+    const clock = new CallClock<FakeCall, string>(
+      100,
+      (call) => timedOut.push(call.id),
+      (worker, culprit) => ignored.push([worker, culprit.toolCallId]),
+    );
+    const culprit = (toolCallId: string) => ({ toolCallId, toolName: 'spin' });
+    clock.abandon(1, 'w1', culprit('late'));
+    clock.abandon(2, 'w1', culprit('answered'));
+    clock.abandon(3, 'w2', culprit('forgotten'));
+    clock.answered(2);
+    clock.forget('w2');
+    vi.advanceTimersByTime(99);
+    expect(ignored).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(ignored).toEqual([['w1', 'late']]);
+    clock.abandon(4, 'w3', culprit('closed'));
+    clock.forget(); // every worker
+    vi.advanceTimersByTime(1_000);
+    expect(ignored).toHaveLength(1);
+  });
+
+  it('times out a call when its own timer runs out, never one with no limit or whose timer was cleared', () => {
+    vi.useFakeTimers();
+    const timedOut: string[] = [];
+    const clock = new CallClock<FakeCall, string>(
+      100,
+      (call) => timedOut.push(call.id),
+      () => {},
+    );
+    const [late, endless, settled]: FakeCall[] = ['late', 'endless', 'settled'].map((id) => ({ id, timer: undefined }));
+    for (const call of [late, settled]) if (call) clock.due(call, 50);
+    if (endless) clock.due(endless, Number.POSITIVE_INFINITY);
+    expect(endless?.timer).toBeUndefined();
+    clearTimeout(settled?.timer); // as the ledger does when a call settles
+    vi.advanceTimersByTime(49);
+    expect(timedOut).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(timedOut).toEqual(['late']);
   });
 });
 
@@ -392,37 +259,23 @@ describe('judgeStoppedCalls', () => {
 });
 
 describe('StartedCalls', () => {
-  it('without shared memory: the highest count reported, plus the call it may be stuck in', () => {
-    const started = new StartedCalls(undefined);
-    expect(started.shared).toBe(false);
+  it('the highest count reported, plus the call it may be stuck in', () => {
+    const started = new StartedCalls();
     expect([started.number(), started.number(), started.number()]).toEqual([0, 1, 2]);
     started.reported(2);
     started.reported(1); // an older report changes nothing
     expect(started.close()).toBe(3);
   });
 
-  it('without shared memory: the exact count once the worker gives it, now or later', () => {
-    const started = new StartedCalls(undefined);
+  it('the exact count once the worker gives it, and says when it comes', () => {
+    const started = new StartedCalls();
     started.reported(1);
-    const heard: number[] = [];
-    expect(started.whenFinal((n) => heard.push(n))).toBeUndefined();
+    let told = 0;
+    started.onFinal = () => told++;
+    expect(started.known).toBe(false);
     started.final(1);
-    expect(heard).toEqual([1]);
+    expect(told).toBe(1);
+    expect(started.known).toBe(true);
     expect(started.close()).toBe(1); // not 2: it said exactly
-    expect(started.whenFinal(() => heard.push(-1))).toBe(1);
-    expect(heard).toEqual([1]);
-  });
-
-  it('with shared memory: the worker’s own word, closed so that nothing starts after it is read', () => {
-    const memory = new SharedArrayBuffer(4);
-    const word = new Int32Array(memory);
-    const started = new StartedCalls(memory);
-    expect(started.shared).toBe(true);
-    Atomics.add(word, 0, 1);
-    Atomics.add(word, 0, 1);
-    started.reported(7); // reports are not needed, and not believed
-    expect(started.close()).toBe(2);
-    // The worker's next start sees the stop bit, and does not run the call.
-    expect(Atomics.add(word, 0, 1) & STOP_BIT).not.toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 // What a tool sees and gives back through the pool: streams, state, context, results.
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, testPool, toolsWorker, watchRuns } from '../../test/pool-helpers';
+import { call, testPool, watchRuns } from '../../test/pool-helpers';
 import { CALL_STRIDE } from './protocol';
 import { resultValue } from './tool-result';
 import type { WorkerPool } from './worker-pool';
@@ -39,37 +39,6 @@ describe('tool runtime through the pool', () => {
     expect(resultValue(result)).toBe(100);
   });
 
-  it('bare results come back packed as one string; deltas and whole results as arrays', async () => {
-    const kinds: string[] = [];
-    pool = testPool({
-      size: 1,
-      worker: () => {
-        const worker = toolsWorker();
-        worker.addEventListener('message', (e) => kinds.push(typeof e.data === 'string' ? 'packed' : 'other'));
-        return worker;
-      },
-    });
-    await pool.warm();
-    kinds.length = 0;
-    const [sum, text] = await Promise.all([
-      pool.call(call('add', { a: 2, b: 3 })),
-      pool.call(call('echo', { text: 'a:1:b' })),
-    ]);
-    expect(resultValue(sum)).toBe(5);
-    expect(resultValue(text)).toEqual({ text: 'a:1:b' });
-    expect(new Set(kinds)).toEqual(new Set(['packed']));
-    kinds.length = 0;
-    const deltas: unknown[] = [];
-    const ticked = await pool.call(call('ticks', { n: 2 }), { onDelta: (d) => deltas.push(d) });
-    expect(ticked.content).toBe('done after 2');
-    expect(deltas).toHaveLength(2);
-    expect(kinds).toContain('other');
-    kinds.length = 0;
-    const kept = await pool.call(call('artifact', {}));
-    expect(kept).toMatchObject({ content: '2 rows', artifact: [{ a: 1 }, { a: 2 }] });
-    expect(kinds).toEqual(['other']);
-  });
-
   it('injects the whole state, or only the declared field, and the context', async () => {
     pool = testPool();
     const state = { user: { name: 'Ada' }, cart: [1, 2], secret: 'not for user_state' };
@@ -82,7 +51,7 @@ describe('tool runtime through the pool', () => {
   });
 
   it('once it knows the tools, sends each the part of the state it declared, and nothing to the others', async () => {
-    pool = testPool({ size: 1, sharedMemory: false }); // every call by message, to watch them
+    pool = testPool({ size: 1 });
     await pool.specs();
     const sent: unknown[] = [];
     const original = Worker.prototype.postMessage;
@@ -159,10 +128,8 @@ describe('tool runtime through the pool', () => {
       queued: 0,
       running: 0,
       restarted: 0,
-      rung: 0,
       rerun: 0,
       recovered: 0,
-      salvaged: 0,
       quarantined: 0,
     });
     await pool.warm();
@@ -171,42 +138,5 @@ describe('tool runtime through the pool', () => {
     expect(pool.stats).toMatchObject({ workers: 2, busy: 1, running: 1 });
     await slow;
     expect(pool.stats).toMatchObject({ busy: 0, running: 0 });
-  });
-});
-
-describe.runIf(crossOriginIsolated)('the doorbell (shared memory, when the page is cross-origin isolated)', () => {
-  const idle = () => new Promise((r) => setTimeout(r, 5)); // the worker has parked by then
-
-  it('hands calls to an idle worker without a message', async () => {
-    expect(crossOriginIsolated).toBe(true);
-    pool = testPool({ size: 1 });
-    expect(resultValue(await pool.call(call('add', { a: 0, b: 0 })))).toBe(0);
-    for (let i = 1; i <= 10; i++) {
-      await idle();
-      expect(resultValue(await pool.call(call('add', { a: i, b: i })))).toBe(2 * i);
-    }
-    expect(pool.stats.rung).toBe(10);
-  });
-
-  it('sends what is not plain JSON by message, as it is, and wakes the parked worker for it', async () => {
-    pool = testPool({ size: 1 });
-    await pool.call(call('add', { a: 0, b: 0 }));
-    const started = performance.now();
-    for (let i = 0; i < 10; i++) {
-      await idle();
-      expect(resultValue(await pool.call(call('when', { at: new Date(i) })))).toBe(new Date(i).toISOString());
-    }
-    expect(pool.stats.rung).toBe(0);
-    // Without the wake, each message would wait out the park (DOORBELL.parkMs): 10 × 45 ms at least.
-    expect(performance.now() - started).toBeLessThan(300);
-  });
-
-  it('is not used with sharedMemory: false', async () => {
-    pool = testPool({ size: 1, sharedMemory: false });
-    for (let i = 0; i < 3; i++) {
-      await idle();
-      expect(resultValue(await pool.call(call('add', { a: i, b: 1 })))).toBe(i + 1);
-    }
-    expect(pool.stats.rung).toBe(0);
   });
 });

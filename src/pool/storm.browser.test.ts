@@ -1,6 +1,5 @@
 // A storm of calls, innocent and hostile, through pools of 1, 2 and 4 workers: a hostile call
-// costs only itself. Runs in both browser projects: cross-origin isolated (shared memory) and
-// not (the hosted demo, most apps).
+// costs only itself. Runs once (the 'storm' project): the pool takes the same path on every page.
 import { describe, expect, it } from 'vitest';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { createWorkerPool } from './worker-pool';

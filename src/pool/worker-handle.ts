@@ -1,20 +1,14 @@
-import { type Remote, releaseProxy, wrap } from 'comlink';
 import { reviveError } from '../errors/serialize-error';
 import { postCalls } from './call-post';
-import { newDoorbellMemory } from './doorbell';
-import { DoorbellRing } from './doorbell-ring';
 import {
-  type CallBatch,
   type CallRequest,
-  type OutBatch,
+  type DescribeAnswer,
   type PageToWorker,
   PROTOCOL_VERSION,
   type ToolDescriptor,
   type WorkerConfig,
-  type WorkerControl,
   type WorkerToPage,
 } from './protocol';
-import { newStashMemory, peekStash, type ResultStash, readStash, stashOf } from './result-stash';
 import { StartedCalls } from './started-calls';
 import { afterQueuedMessages, idlePeriod } from './worker-waits';
 
@@ -37,17 +31,11 @@ export interface WorkerEvents {
  */
 export class WorkerHandle {
   readonly id: number;
+  /** The worker's own channel: everything goes over it, calls and control alike. */
   readonly #worker: Worker;
-  /** The hot path: calls out and results in, on the worker's own channel. */
-  readonly #port: Worker;
-  readonly #control: MessagePort;
   readonly #events: WorkerEvents;
-  /** Which of the calls posted here it has started. */
-  readonly #startedCalls: StartedCalls;
-  /** With shared memory: calls go to a parked worker through the doorbell. */
-  readonly #bell: DoorbellRing | undefined;
-  /** Results the worker has not posted yet (shared memory). */
-  readonly #stash: ResultStash | undefined;
+  /** Which of the calls posted here it has started (told by `OUT_STARTED`, `stopped`, `fatal`). */
+  readonly started = new StartedCalls();
   /** Calls sent (or about to be), by pool id, in send order. */
   readonly calls = new Map<number, Dispatched>();
   #outbox: CallRequest[] = [];
@@ -64,9 +52,8 @@ export class WorkerHandle {
   /** Rejects when the worker is gone (failed or terminated): what waits on it stops waiting. */
   readonly #gone: Promise<never>;
   #markGone!: (error: Error) => void;
-  readonly #remote: Remote<WorkerControl>;
-  /** Where the page answers the worker's synchronous network questions (policy functions). */
-  readonly networkAnswers: SharedArrayBuffer | undefined;
+  /** describe() calls waiting for their answer, in the order asked (the worker answers in order). */
+  readonly #described: ((answer: DescribeAnswer) => void)[] = [];
   /** The tools this worker serves that may be run again (known once it is ready). */
   idempotent: ReadonlySet<string> = new Set();
   /** The time limits tools declare (`defineTool({ timeoutMs })`), known once it is ready. */
@@ -74,30 +61,10 @@ export class WorkerHandle {
   /** Calls for it are no longer sent: it is being stopped. */
   retiring = false;
 
-  constructor(
-    id: number,
-    worker: Worker,
-    config: Omit<WorkerConfig, 'started'>,
-    events: WorkerEvents,
-    startTimeoutMs: number,
-    shared: boolean,
-  ) {
+  constructor(id: number, worker: Worker, config: WorkerConfig, events: WorkerEvents, startTimeoutMs: number) {
     this.id = id;
     this.#worker = worker;
     this.#events = events;
-    this.networkAnswers = config.network.mode === 'ask' ? config.network.answers : undefined;
-    const started = shared ? new SharedArrayBuffer(4) : undefined;
-    this.#startedCalls = new StartedCalls(started);
-    const doorbell = shared ? newDoorbellMemory() : undefined;
-    if (doorbell) this.#bell = new DoorbellRing(doorbell);
-    const stash = shared ? newStashMemory() : undefined;
-    if (stash) this.#stash = stashOf(stash);
-    // The hot path is the worker's own channel, the cheapest there is (a MessagePort round trip
-    // costs about a fifth more); `describe` goes over Comlink on a port of its own.
-    const control = new MessageChannel();
-    this.#control = control.port1;
-    this.#port = worker;
-    this.#remote = wrap<WorkerControl>(this.#control);
     let resolveReady!: (names: string[]) => void;
     this.ready = new Promise<string[]>((resolve, reject) => {
       resolveReady = resolve;
@@ -116,7 +83,9 @@ export class WorkerHandle {
     worker.addEventListener('message', (event: MessageEvent<WorkerToPage>) => {
       const message = event.data;
       if (this.#connected) {
-        this.#events.message(this, message);
+        // The answer to describe() is the handle's own; everything else is the pool's.
+        if (!Array.isArray(message) && message?.t === 'described') this.#described.shift()?.(message);
+        else this.#events.message(this, message);
         return;
       }
       // Before the handshake only `ready` is read. Anything else is not ours (a script that never
@@ -147,9 +116,7 @@ export class WorkerHandle {
         );
     });
     worker.addEventListener('messageerror', () => this.#fail('a message from the worker could not be read'));
-    const fullConfig: WorkerConfig = started && doorbell && stash ? { ...config, started, doorbell, stash } : config;
-    const ports = config.store?.port ? [control.port2, config.store.port] : [control.port2];
-    worker.postMessage({ t: 'hello', config: fullConfig, port: control.port2 } satisfies PageToWorker, ports);
+    worker.postMessage({ t: 'hello', config } satisfies PageToWorker, config.store?.port ? [config.store.port] : []);
   }
 
   /**
@@ -158,10 +125,10 @@ export class WorkerHandle {
    * for broken and stopped (the pool replaces it).
    */
   async describe(): Promise<ToolDescriptor[]> {
-    // Posted at once, even before the worker is up: it waits on the control port (no round trip
-    // for ready first). A worker that fails to start rejects it through #gone.
-    const answer = this.#remote.describe(); // posts one message on the control port
-    this.#posted();
+    // Posted at once, even before the worker is up: it is read after `hello` (no round trip for
+    // ready first). A worker that fails to start rejects it through #gone.
+    const answer = new Promise<DescribeAnswer>((resolve) => this.#described.push(resolve));
+    this.post({ t: 'describe' });
     let cancel = () => {};
     const late = new Promise<never>((_, reject) => {
       cancel = idlePeriod(
@@ -174,7 +141,7 @@ export class WorkerHandle {
         },
       );
     });
-    let outcome: Awaited<typeof answer>;
+    let outcome: DescribeAnswer;
     try {
       outcome = await Promise.race([answer, this.#gone, late]);
     } finally {
@@ -219,57 +186,27 @@ export class WorkerHandle {
     });
   }
 
-  /** True when the page shares memory with the worker (the started count is exact at any time). */
-  get shared(): boolean {
-    return this.#startedCalls.shared;
-  }
-
-  /** Without shared memory: the worker said it has started `count` calls (OUT_STARTED). */
-  noteStarted(count: number): void {
-    this.#startedCalls.reported(count);
-  }
-
-  /** Without shared memory: the worker's exact started count, from `stopped` or `fatal`. */
-  finalStarted(count: number): void {
-    this.#startedCalls.final(count);
-  }
-
   /**
    * Ask the worker to start nothing more and to say what it started; it answers after everything
-   * it posted before. Resolves with the exact count, or undefined after `waitMs` when it does not
-   * answer (it is stuck in a call; what it posted before has arrived by then).
+   * it posted before. Resolves once it has, or after `waitMs` when it does not (it is stuck in a
+   * call) once what it posted before has been read.
    */
-  stop(waitMs: number): Promise<number | undefined> {
+  stop(waitMs: number): Promise<void> {
     return new Promise((resolve) => {
-      let answered = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const known = this.#startedCalls.whenFinal((count) => {
-        answered = true;
-        clearTimeout(timer);
-        resolve(count);
-      });
-      if (known !== undefined) {
-        resolve(known);
-        return;
-      }
-      timer = setTimeout(() => {
-        // What the worker posted before the wait ended is read first.
-        afterQueuedMessages(() => {
-          if (!answered) resolve(undefined);
-        });
-      }, waitMs);
+      if (this.started.known) return resolve();
+      this.started.onFinal = resolve;
+      setTimeout(() => afterQueuedMessages(resolve), waitMs);
       this.post({ t: 'stop' });
     });
   }
 
   /**
-   * Stop the worker from starting more calls and say which it never started (see
-   * `StartedCalls.close`: exact with shared memory, or once `stop` was answered; never a call
-   * run twice).
+   * Which calls it never started (see `StartedCalls.close`: exact once `stop` was answered;
+   * never a call run twice).
    */
   unstarted(): Set<number> {
     const ids = new Set<number>();
-    const started = this.#startedCalls.close();
+    const started = this.started.close();
     for (const [id, d] of this.calls) if (d.seq < 0 || d.seq >= started) ids.add(id);
     return ids;
   }
@@ -285,24 +222,6 @@ export class WorkerHandle {
     return 'unsent';
   }
 
-  /**
-   * Results the worker produced but had not posted (shared memory only; empty without): read
-   * once the worker is to be stopped, before it is. The worker writes nothing more after this.
-   */
-  takeStashed(): OutBatch {
-    return this.#stash ? readStash(this.#stash) : [];
-  }
-
-  /** The same while the worker runs: what it has produced and not posted (the stash stays open). */
-  peekStashed(): OutBatch {
-    return this.#stash ? peekStash(this.#stash) : [];
-  }
-
-  /** The worker has a result stash (shared memory). */
-  get stashes(): boolean {
-    return this.#stash !== undefined;
-  }
-
   /** Calls queued in the outbox but not yet posted. */
   takeUnsent(): CallRequest[] {
     const unsent = this.#outbox;
@@ -311,20 +230,15 @@ export class WorkerHandle {
     return unsent;
   }
 
-  cancel(ids: number[]): void {
-    if (!this.#dead) this.post({ t: 'cancel', ids });
-  }
-
   post(message: PageToWorker): void {
     if (this.#dead) return;
-    this.#port.postMessage(message);
-    this.#posted();
+    this.#worker.postMessage(message);
   }
 
   /** Called back with requests that could not be cloned, and the error. */
   onUnsendable: (request: CallRequest, error: unknown) => void = () => {};
-  /** Called once a batch is on its way (deadlines start now); `rung` when it went through the doorbell. */
-  onSent: (requests: CallRequest[], rung: boolean) => void = () => {};
+  /** Called once a batch is on its way and the worker is up (deadlines start now). */
+  onSent: (requests: CallRequest[]) => void = () => {};
 
   /** Stop the worker; `reason` is what a describe() still waiting on it rejects with. */
   terminate(reason = 'the pool stopped the worker'): void {
@@ -333,38 +247,28 @@ export class WorkerHandle {
     this.#stoppedBusy = this.calls.size > 0;
     this.#release(reason);
     this.#worker.terminate();
-    this.#control.close();
-    this.#remote[releaseProxy]();
   }
-
-  /** Post a batch of calls (made once: the flush runs every tick that sends calls). */
-  readonly #postBatch = (batch: CallBatch): void => {
-    this.#port.postMessage(batch satisfies PageToWorker);
-    this.#posted();
-  };
 
   #flush(): void {
     if (this.#dead || this.#outbox.length === 0) return;
     const calls = this.#outbox;
     this.#outbox = [];
-    const { sent, rung, unsendable } = postCalls(calls, this.#postBatch, this.#bell);
-    for (const request of sent) this.#sequence(request);
+    const { sent, unsendable } = postCalls(calls, (batch) => this.#worker.postMessage(batch));
+    // The worker starts calls in the order it receives them: number them as they are posted.
+    for (const request of sent) {
+      const d = this.calls.get(request.id);
+      if (d) d.seq = this.started.number();
+    }
     for (const [request, error] of unsendable) {
       this.calls.delete(request.id);
       this.onUnsendable(request, error);
     }
-    this.onSent(sent, rung);
-  }
-
-  /** After posting to the worker: count it, and wake the worker if it is parked (it would not see the message). */
-  #posted(): void {
-    this.#bell?.posted();
-  }
-
-  /** The worker starts calls in the order it receives them: number them as they are posted. */
-  #sequence(request: CallRequest): void {
-    const d = this.calls.get(request.id);
-    if (d) d.seq = this.#startedCalls.number();
+    if (this.#connected) this.onSent(sent);
+    else
+      this.ready.then(
+        () => this.onSent(sent),
+        () => {},
+      );
   }
 
   /** Whatever waits on this worker stops waiting: `ready` (unless it was) and describe() reject with `reason`. */
@@ -377,8 +281,7 @@ export class WorkerHandle {
   #fail(reason: string): void {
     if (this.#dead) return;
     this.#release(reason);
-    const started = this.#connected;
-    this.#events.failure(this, reason, started);
+    this.#events.failure(this, reason, this.#connected);
   }
 }
 

@@ -10,10 +10,9 @@ import type { ToolSpec } from '../providers/tool-spec';
 import { checkCallOptions, checkToolCall, startFailure, unsendable } from './call-checks';
 import { CallClock } from './call-clock';
 import { CallDispatch } from './call-dispatch';
-import { CallLedger, NO_DEADLINE, type PendingCall } from './call-ledger';
+import { CallLedger, type PendingCall } from './call-ledger';
 import { deliverResults, notify } from './deliver-results';
 import { answerNetwork } from './network-answers';
-import { unpackOut } from './packed-out';
 import {
   type CallOptions,
   type CallOutcome,
@@ -24,7 +23,6 @@ import {
 } from './pool-options';
 import type { CallRequest, OutBatch, ToolDescriptor, WorkerToPage } from './protocol';
 import { Quarantine } from './quarantine';
-import { StashWatch } from './stash-watch';
 import { judgeStoppedCalls } from './stopped-calls';
 import { ToolCatalog } from './tool-catalog';
 import type { ToolResult } from './tool-result';
@@ -43,16 +41,10 @@ export type {
 } from './pool-options';
 
 /**
- * How long the page waits for a worker it stops to answer (saying, without shared memory, what
- * it started): one that does not is stuck in a call, and what it posted before has arrived.
+ * How long the page waits for a worker it stops to answer (saying what it started): one that
+ * does not is stuck in a call, and what it posted before has arrived.
  */
 const STOP_WAIT_MS = 50;
-
-/**
- * How often the page looks into the result stashes of workers with calls running: a result that
- * a sibling's endless loop keeps from being posted arrives within this, not at the loop's timeout.
- */
-const PEEK_MS = 25;
 
 /** Why a worker is being stopped: the call at fault (settled with `error`), when there is one. */
 interface Fault {
@@ -92,14 +84,9 @@ export class WorkerPool {
   /** The calls taken and not settled; each settles there, once. */
   readonly #calls = new CallLedger((call, reason) => this.#abort(call, reason));
   /** Time limits: each call's deadline, and the grace a cancelled call gets to stop. */
-  readonly #clock: CallClock<WorkerHandle>;
-  readonly #stashWatch = new StashWatch(
-    PEEK_MS,
-    () => this.#workers.all(),
-    (worker, found) => this.#salvage(worker, found, true),
-  );
+  readonly #clock: CallClock<PendingCall, WorkerHandle>;
   /** What happened, for `stats`. */
-  readonly #counts = { restarted: 0, rung: 0, rerun: 0, recovered: 0, salvaged: 0, quarantined: 0 };
+  readonly #counts = { restarted: 0, rerun: 0, recovered: 0, quarantined: 0 };
   #closed = false;
   /** The tools' descriptors, asked of an idle worker (a new one if none runs). */
   readonly #catalog = new ToolCatalog(
@@ -115,24 +102,23 @@ export class WorkerPool {
     this.#workers = new WorkerRoster({ size: o.size, concurrency: o.concurrency, isolated: o.quarantineWorkers }, () =>
       this.#spawn(),
     );
-    this.#clock = new CallClock(o.abortGraceMs, {
-      deadlineOf: (id) => this.#calls.get(id)?.deadline,
-      timedOut: (id) => this.#timedOut(this.#calls.get(id) as PendingCall),
-      ignoredAbort: (worker, culprit) =>
+    this.#clock = new CallClock(
+      o.abortGraceMs,
+      (call) => this.#timedOut(call),
+      (worker, culprit) =>
         this.#retire(
           worker,
           `a cancelled call (${culprit.toolCallId}, '${culprit.toolName}') ignored its abort signal for ${o.abortGraceMs} ms`,
           true,
           { culprit },
         ),
-    });
+    );
     this.#quarantine = new Quarantine(o.quarantineMs);
     this.#dispatch = new CallDispatch({
       workers: this.#workers,
       quarantine: this.#quarantine,
       stateFor: (name, state) => this.#catalog.stateFor(name, state),
-      dispatched: (worker, isolated) => {
-        this.#stashWatch.watch(worker);
+      dispatched: (_worker, isolated) => {
         if (isolated) this.#counts.quarantined++;
       },
     });
@@ -214,8 +200,7 @@ export class WorkerPool {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#clock.stop();
-    this.#stashWatch.stop();
+    this.#clock.forget();
     for (const call of this.#calls.all()) this.#calls.settle(call, new PoolClosedError());
     for (const worker of this.#workers.clear()) worker.terminate('the pool was closed');
     this.#dispatch.clear();
@@ -234,10 +219,7 @@ export class WorkerPool {
       if (!this.#workers.alive) queueMicrotask(() => this.#failQueued(failure as Error));
       throw failure;
     }
-    handle.onSent = (requests, rung) => {
-      if (rung) this.#counts.rung += requests.length;
-      this.#started(requests, handle);
-    };
+    handle.onSent = (requests) => this.#started(requests);
     handle.onUnsendable = (request, error) => {
       const call = this.#calls.get(request.id);
       if (call) this.#calls.settle(call, unsendable(call, error));
@@ -259,49 +241,28 @@ export class WorkerPool {
       return;
     }
     // The handle passes on nothing from before the handshake: this is a worker serving tools.
-    if (typeof message === 'string') {
-      this.#receivePacked(handle, message);
-      return;
-    }
     switch (message?.t) {
       case 'net?':
         answerNetwork(this.#network, handle, message);
         break;
       case 'fatal':
-        handle.finalStarted(message.started);
+        handle.started.final(message.started);
         this.#retire(handle, message.reason, true);
         break;
       case 'stopped':
-        handle.finalStarted(message.started);
+        handle.started.final(message.started);
         break;
+      default:
+        // Not our worker's protocol: nothing can be trusted from it any more.
+        this.#retire(handle, `it sent a message the pool cannot read (${describeValue(message)})`, true);
     }
   }
 
   /** Settle the calls an `OutBatch` answers and pass on its deltas. */
-  #receiveOut(handle: WorkerHandle, batch: OutBatch, pump = true): void {
+  #receiveOut(handle: WorkerHandle, batch: OutBatch): void {
     deliverResults(handle, batch, this.#calls, this.#clock);
     // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
-    if (pump && this.#dispatch.waiting) this.#dispatch.pump();
-  }
-
-  /** A batch of bare results packed as one string (`packed-out.ts`). */
-  #receivePacked(handle: WorkerHandle, packed: string): void {
-    let batch: OutBatch;
-    try {
-      batch = unpackOut(packed);
-    } catch (error) {
-      // Not our worker's protocol: nothing can be trusted from it any more.
-      this.#retire(handle, `it sent a message the pool cannot read (${(error as Error).message})`, true);
-      return;
-    }
-    this.#receiveOut(handle, batch);
-  }
-
-  /** Results read from a worker's stash: delivered like posted ones, and counted. */
-  #salvage(handle: WorkerHandle, found: OutBatch, pump: boolean): void {
-    const before = handle.calls.size;
-    this.#receiveOut(handle, found, pump);
-    this.#counts.salvaged += before - handle.calls.size;
+    if (this.#dispatch.waiting) this.#dispatch.pump();
   }
 
   /**
@@ -337,9 +298,6 @@ export class WorkerPool {
   }
 
   #account(handle: WorkerHandle, reason: string, connected: boolean, fault: Fault): void {
-    // Results it produced but had not posted (a sibling blocked it first) are in the stash.
-    const stashed = handle.takeStashed();
-    if (stashed.length > 0) this.#salvage(handle, stashed, false);
     const live = (id: number) => {
       const call = this.#calls.get(id);
       return call && !call.settled ? [call] : [];
@@ -368,10 +326,11 @@ export class WorkerPool {
     if (!connected && this.#workers.shared.length === 0) this.#catalog.forget();
 
     // Calls that never ran (or run again) go first, in their original order.
-    // A deadline of the dispatch that ended no longer holds.
+    // The time limit of the dispatch that ended no longer holds.
     for (const call of retry) {
       call.worker = undefined;
-      call.deadline = NO_DEADLINE;
+      clearTimeout(call.timer);
+      call.timer = undefined;
     }
     this.#dispatch.pushFront(retry);
     if (this.#closed) return;
@@ -401,31 +360,20 @@ export class WorkerPool {
     if (!worker || worker.dead) return;
     // Not posted yet: take it back, nothing runs. Posted: ask the tool to stop, and watch.
     if (worker.withdraw(call.id) !== 'sent') return;
-    worker.cancel([call.id]);
+    worker.post({ t: 'cancel', ids: [call.id] });
     this.#clock.abandon(call.id, worker, { toolCallId: call.toolCall.id, toolName: call.toolCall.name });
     this.#dispatch.pump();
   }
 
   /** Deadlines start when calls are posted, or when the worker is up if it is still starting. */
-  #started(requests: CallRequest[], handle?: WorkerHandle): void {
-    if (handle && !handle.connected) {
-      handle.ready.then(
-        () => this.#started(requests),
-        () => {},
-      );
-      return;
-    }
-    const now = performance.now();
+  #started(requests: CallRequest[]): void {
     for (const request of requests) {
       const call = this.#calls.get(request.id);
       if (!call || call.settled) continue;
       // A tool's own limit replaces the pool's; a limit given for the call wins over both.
       const declared = call.options.timeoutMs === undefined ? call.worker?.timeouts.get(call.toolCall.name) : undefined;
       if (declared !== undefined) call.timeoutMs = declared;
-      if (Number.isFinite(call.timeoutMs)) {
-        call.deadline = now + call.timeoutMs;
-        this.#clock.due(call.id, call.deadline);
-      }
+      this.#clock.due(call, call.timeoutMs);
     }
   }
 

@@ -1,6 +1,6 @@
 /**
  * How the pool makes a worker: the factory, and what each new worker is told in its `hello` (the
- * network policy as the worker enforces it, the store, shared memory) and given to answer it.
+ * network policy as the worker enforces it, the store) and given to answer it.
  * The pool wires up what a handle reports; this only makes the handle.
  */
 import { startFailure } from './call-checks';
@@ -10,7 +10,7 @@ import type { WorkerConfig } from './protocol';
 import { type WorkerEvents, WorkerHandle } from './worker-handle';
 
 export class WorkerSpawner {
-  readonly #config: Pick<PoolConfig, 'make' | 'network' | 'shared' | 'store' | 'storeHost' | 'startTimeoutMs'>;
+  readonly #config: Pick<PoolConfig, 'make' | 'network' | 'store' | 'storeHost' | 'startTimeoutMs'>;
   #nextId = 1;
 
   constructor(config: PoolConfig) {
@@ -22,17 +22,17 @@ export class WorkerSpawner {
    * throws (nothing is left behind: a store link made for it is stopped).
    */
   spawn(events: WorkerEvents): WorkerHandle {
-    const { make, network, shared, store, storeHost, startTimeoutMs } = this.#config;
+    const { make, network, store, storeHost, startTimeoutMs } = this.#config;
     const id = this.#nextId++;
     const storeLink = storeHost?.link();
     try {
       const worker = make();
-      const wire = networkWire(network, shared);
+      const wire = networkWire(network);
       const config: WorkerConfig =
         store === undefined
           ? { network: wire }
           : { network: wire, store: storeLink ? { name: store, port: storeLink.port } : { name: store } };
-      const handle = new WorkerHandle(id, worker, config, events, startTimeoutMs, shared);
+      const handle = new WorkerHandle(id, worker, config, events, startTimeoutMs);
       if (storeLink) handle.whenGone(storeLink.stop);
       return handle;
     } catch (error) {
