@@ -33,7 +33,7 @@ import { installNetworkGuard, setNetworkPolicy } from './network-guard';
 import { Outbox } from './outbox';
 import { PageAsks } from './page-asks';
 import { addListener, apply, portStart } from './primordials';
-import { portPoster, takePostMessage, watchForDeath } from './realm-locks';
+import { type PageMessage, portPoster, receivePageMessages, takePostMessage, watchForDeath } from './realm-locks';
 import { asToolError, RunningCall } from './running-call';
 
 /**
@@ -49,7 +49,8 @@ import { asToolError, RunningCall } from './running-call';
 export function serveTools(tools: readonly ToolDefinition[]): void {
   // Normally installed when moat/worker was evaluated; never serve tools without it.
   installNetworkGuard();
-  // Only the server speaks to the page: tool code cannot post (forged results, say).
+  // Only the server speaks to the page: tool code cannot post (forged results, say). Locked
+  // since moat/worker was evaluated.
   let toPage = takePostMessage();
   if (!Array.isArray(tools)) throw new TypeError(`serveTools takes a list of tools, got ${describeValue(tools)}`);
   const byName = new Map<string, ToolDefinition>();
@@ -75,10 +76,10 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
   };
   let server: ToolServer | undefined;
   let framed: MessagePort | undefined;
-  const receive = (event: MessageEvent<PageToWorker>) => {
+  const receive = (event: PageMessage) => {
     // Only the page's messages: tool code could dispatch forged ones (a 'net' answer, say).
     if (!event.isTrusted) return;
-    const message = event.data;
+    const message = event.data as PageToWorker;
     if (server) {
       server.took();
       server.receive(message);
@@ -89,9 +90,12 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
     const connected = new ToolServer(message.config, byName, allSpecs, toPage);
     server = connected;
     // The doorbell counts every message from the page, on this port too.
-    message.port.addEventListener('message', (e) => {
-      if (e.isTrusted) connected.took();
-    });
+    apply(addListener, message.port, [
+      'message',
+      (e: MessageEvent) => {
+        if (e.isTrusted) connected.took();
+      },
+    ]);
     expose(control, message.port);
     toPage({
       t: 'ready',
@@ -101,13 +105,14 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
       timeouts: Object.fromEntries(tools.flatMap((t) => (t.timeoutMs === undefined ? [] : [[t.name, t.timeoutMs]]))),
     });
   };
-  self.addEventListener('message', (event: MessageEvent) => {
+  // The page's messages, taken since moat/worker was evaluated: listeners tool code adds never see them.
+  receivePageMessages((event) => {
     // A worker hosted in a sandboxed frame (the pool's `worker: { framed }`): before anything
     // else, the frame hands it the port the page talks on. Everything then goes over that port.
     if (event.isTrusted && !server && event.data === 'port' && event.ports[0] && !framed) {
       framed = event.ports[0];
       toPage = portPoster(framed);
-      apply(addListener, framed, ['message', receive]);
+      receivePageMessages(receive, framed);
       apply(portStart, framed, []);
       return;
     }
