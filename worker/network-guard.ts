@@ -43,15 +43,18 @@ import {
   regExpExec,
   requestUrl,
   StringOf,
+  setOwn,
   stringStartsWith,
   stringTrim,
   urlHref,
+  workerGlobal,
 } from './primordials';
 
 type Decision = { allow: true } | { allow: false; reason: string };
 /** Ask the page; returns undefined when it cannot answer synchronously. */
 export type AskPage = {
-  sync?: (url: string, api: string) => boolean;
+  /** Own even when absent (undefined): an inherited `sync` would be tool code's. */
+  sync: ((url: string, api: string) => boolean) | undefined;
   async: (url: string, api: string) => Promise<boolean>;
 };
 
@@ -160,6 +163,7 @@ function check(text: string, api: string): void {
   if (!decision.allow) throw denied(url, api, decision.reason);
 }
 
+/** @evaluation */
 function lock(target: object, key: PropertyKey, value: unknown): void {
   const existing = getOwnPropertyDescriptor(target, key);
   defineProperty(target, key, {
@@ -173,6 +177,7 @@ function lock(target: object, key: PropertyKey, value: unknown): void {
 /**
  * Replace a constructor: `prepare` reads the arguments once, puts what it read in their place
  * (the arguments array is the guard's own), and checks their URLs; then the original is built.
+ * @evaluation
  */
 function guardConstructor(name: string, prepare: (args: unknown[], api: string) => void): void {
   const Original = scope[name] as (new (...args: unknown[]) => object) | undefined;
@@ -202,13 +207,14 @@ function guardConstructor(name: string, prepare: (args: unknown[], api: string) 
 function readUrlAt(args: unknown[], index: number, api: string): void {
   if (index >= args.length) return;
   const url = StringOf(args[index]);
-  args[index] = url;
+  setOwn(args, index, url);
   check(url, api);
 }
 
 /** The first argument is the URL. */
 const firstUrl = (args: unknown[], api: string): void => readUrlAt(args, 0, api);
 
+/** @evaluation */
 function denyConstructor(name: string): void {
   guardConstructor(name, () => {
     throw denied(name, name, 'tools cannot start workers (they would escape the network policy)');
@@ -233,7 +239,10 @@ function checkFontSource(source: string, api: string): void {
     check(stringTrim(m[1] ?? m[2] ?? m[3] ?? ''), api);
 }
 
-/** Every prototype on the global's chain that owns `key`, and the global itself. */
+/**
+ * Every prototype on the global's chain that owns `key`, and the global itself.
+ * @evaluation
+ */
 function holders(key: string): object[] {
   const out: object[] = [globalThis];
   for (let p = getPrototypeOf(globalThis); p && p !== Object.prototype; p = getPrototypeOf(p)) {
@@ -254,7 +263,10 @@ function ownIterable<T>(items: T[]): Iterable<T> {
   } as Iterable<T>;
 }
 
-/** Install the guard on this worker's global. Idempotent. */
+/**
+ * Install the guard on this worker's global. Idempotent.
+ * @evaluation
+ */
 export function installNetworkGuard(): void {
   if (installed) return;
   installed = true;
@@ -268,7 +280,7 @@ export function installNetworkGuard(): void {
     const guardedFetch = function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
       return guardedAsync('fetch', () => {
         const request = construct(NewRequest, [input, init]) as Request;
-        return { url: urlOf(request), start: () => apply(originalFetch, globalThis, [request]) as Promise<Response> };
+        return { url: urlOf(request), start: () => apply(originalFetch, workerGlobal, [request]) as Promise<Response> };
       });
     };
     for (const holder of holders('fetch')) lock(holder, 'fetch', guardedFetch);
@@ -294,7 +306,7 @@ export function installNetworkGuard(): void {
     const originalImportScripts = scope.importScripts as (...urls: string[]) => void;
     const guardedImportScripts = function importScripts(...urls: unknown[]) {
       for (let i = 0; i < urls.length; i++) readUrlAt(urls, i, 'importScripts');
-      return apply(originalImportScripts, globalThis, urls);
+      return apply(originalImportScripts, workerGlobal, urls);
     };
     for (const holder of holders('importScripts')) lock(holder, 'importScripts', guardedImportScripts);
   }
@@ -342,7 +354,7 @@ export function installNetworkGuard(): void {
   guardConstructor('FontFace', (args, api) => {
     if (args.length < 2 || isBinary(args[1])) return;
     const source = StringOf(args[1]);
-    args[1] = source;
+    setOwn(args, 1, source);
     checkFontSource(source, api);
   });
 
@@ -358,7 +370,7 @@ export function installNetworkGuard(): void {
   guardConstructor('Notification', (args, api) => {
     const given = args[1] as Record<string, unknown> | null | undefined;
     if (args.length < 2 || given === null || (typeof given !== 'object' && typeof given !== 'function')) return;
-    args[1] = {
+    setOwn(args, 1, {
       __proto__: null,
       dir: given.dir,
       lang: given.lang,
@@ -373,6 +385,6 @@ export function installNetworkGuard(): void {
       silent: given.silent,
       requireInteraction: given.requireInteraction,
       data: given.data,
-    };
+    });
   });
 }

@@ -13,7 +13,10 @@ import {
   mapDeleteOf,
   mapGetOf,
   mapSetOf,
+  OriginalInt32Array,
+  OriginalMap,
   OriginalPromise,
+  ownValue,
 } from './primordials';
 
 /** How long a synchronous question waits for the page before the answer is no. */
@@ -22,7 +25,7 @@ const SYNC_WAIT_MS = 10_000;
 export class PageAsks {
   readonly #post: (message: WorkerToPage) => void;
   #asks = 0;
-  readonly #pending = new Map<number, (allow: boolean) => void>();
+  readonly #pending = construct(OriginalMap, []) as Map<number, (allow: boolean) => void>;
 
   constructor(post: (message: WorkerToPage) => void) {
     this.#post = post;
@@ -31,6 +34,7 @@ export class PageAsks {
   /** The guard's way to ask, for this policy. */
   asker(network: NetworkPolicyWire): AskPage {
     const asker: AskPage = {
+      sync: undefined,
       async: (url, api) =>
         construct(OriginalPromise, [
           (resolve: (allow: boolean) => void) => {
@@ -40,8 +44,10 @@ export class PageAsks {
           },
         ]) as Promise<boolean>,
     };
-    if (network.mode === 'ask' && network.answers) {
-      const answers = new Int32Array(network.answers);
+    // Absent when the page shares no memory: read as own, or tool code's getter would answer.
+    const buffer = network.mode === 'ask' ? ownValue(network, 'answers') : undefined;
+    if (buffer) {
+      const answers = construct(OriginalInt32Array, [buffer]) as Int32Array;
       asker.sync = (url, api) => {
         atomicsStore(answers, 0, 0);
         this.#post({ t: 'net?', ask: ++this.#asks, url, api, slot: 0 });

@@ -36,6 +36,7 @@ export const iteratorSymbol: typeof Symbol.iterator = Symbol.iterator;
 export const arrayFrom = Array.from;
 export const isView = ArrayBuffer.isView;
 
+/** @evaluation */
 function getter(prototype: object, key: string): (target: unknown) => unknown {
   const get = getOwnPropertyDescriptor(prototype, key)?.get;
   if (!get) throw new TypeError(`This worker has no ${key} getter to guard with`);
