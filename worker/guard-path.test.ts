@@ -27,7 +27,8 @@ function check(snippet: string): Finding[] {
 }
 const rules = (findings: Finding[]) => findings.map((f) => `${f.text}: ${f.rule}`);
 
-describe('the guard path check', () => {
+// Each check builds a TypeScript program: seconds on a loaded machine.
+describe('the guard path check', { timeout: 60_000 }, () => {
   it('finds built-ins used at run time, and not at evaluation', () => {
     const findings = check(`
       const atEvaluation = 'data:'.startsWith('data');
@@ -100,7 +101,7 @@ describe('the guard path check', () => {
   });
 });
 
-describe('the guard path', () => {
+describe('the guard path', { timeout: 60_000 }, () => {
   it('uses no built-in tool code could have replaced', () => {
     expect(checkGuardPath(GUARD_PATH)).toEqual([]);
   });

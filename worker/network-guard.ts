@@ -9,7 +9,11 @@
  *
  * Doors: `fetch` (global and `WorkerGlobalScope.prototype`), `XMLHttpRequest`, `WebSocket`,
  * `WebSocketStream`, `EventSource`, `WebTransport`, `importScripts`, nested `Worker` and
- * `SharedWorker`, `Cache.add`/`addAll`, `FontFace` URL sources, `Notification` icons.
+ * `SharedWorker`, `Cache.add`/`addAll`, `FontFace` URL sources, `Notification` icons. Checked
+ * against every global of a dedicated worker in Chromium 156: `SharedWorker`, `fetchLater`,
+ * `navigator.sendBeacon`, `navigator.serviceWorker` and `RTCPeerConnection` are not exposed there
+ * (the guard covers `SharedWorker` where it is); the rest reach the network only through these
+ * doors (`WebAssembly.compileStreaming` takes a fetched response, `fonts` loads FontFaces).
  *
  * Each door reads its arguments once and passes on what it checked (a string, a `Request` built
  * once, a copy of the options), never the caller's value, which could read differently the

@@ -90,6 +90,7 @@ export const workerPostMessage = (globalThis as unknown as { postMessage: (messa
 export const portPostMessage = MessagePort.prototype.postMessage;
 export const portStart = MessagePort.prototype.start;
 export const addListener = EventTarget.prototype.addEventListener;
+export const removeListener = EventTarget.prototype.removeEventListener;
 /** The worker's own `close`, kept for the death watch's locked replacement. */
 export const workerClose = (globalThis as unknown as { close: () => void }).close;
 const stopImmediate = Event.prototype.stopImmediatePropagation;

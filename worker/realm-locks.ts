@@ -11,6 +11,7 @@
  * Code that ran before `moat/worker` was evaluated is not stopped: it may hold the originals
  * (`postMessage`, `close`) or have replaced what these locks take. Import `moat/worker` first.
  */
+import type { Endpoint } from 'comlink';
 import type { WorkerToPage } from '../src/pool/protocol';
 import {
   addListener,
@@ -24,6 +25,8 @@ import {
   messagePorts,
   ObjectPrototype,
   portPostMessage,
+  portStart,
+  removeListener,
   StringOf,
   stopImmediatePropagation,
   workerClose,
@@ -135,6 +138,37 @@ export function receivePageMessages(listener: (message: PageMessage) => void, po
   for (let held = heldFirst; held; held = held.next) listener(held.message);
   heldFirst = undefined;
   heldLast = undefined;
+}
+
+/**
+ * `port` as comlink's endpoint, through the original built-ins. Comlink's `expose` calls
+ * `addEventListener` and `postMessage` on what it is given: given the port, it would hand it to a
+ * replaced `EventTarget.prototype.addEventListener`, and tool code could answer the page on it.
+ * Comlink adds one listener (and removes it when the page releases the proxy).
+ */
+export function sealedEndpoint(port: MessagePort): Endpoint {
+  let added: ((event: MessageEvent) => void) | undefined;
+  return {
+    addEventListener(type: string, listener: EventListenerOrEventListenerObject) {
+      if (type !== 'message' || added || typeof listener !== 'function') return;
+      const forward = (event: MessageEvent) => {
+        listener({ data: messageData(event), origin: '' } as unknown as Event);
+      };
+      added = forward;
+      apply(addListener, port, ['message', forward]);
+    },
+    removeEventListener(type: string) {
+      if (type !== 'message' || !added) return;
+      apply(removeListener, port, ['message', added]);
+      added = undefined;
+    },
+    postMessage(message: unknown, transfer?: Transferable[]) {
+      apply(portPostMessage, port, [message, transfer === undefined ? [] : transfer]);
+    },
+    start() {
+      apply(portStart, port, []);
+    },
+  };
 }
 
 /** What an uncaught error says, read through the original getters; never throws. */

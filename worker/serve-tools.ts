@@ -33,7 +33,14 @@ import { installNetworkGuard, setNetworkPolicy } from './network-guard';
 import { Outbox } from './outbox';
 import { PageAsks } from './page-asks';
 import { addListener, apply, portStart } from './primordials';
-import { type PageMessage, portPoster, receivePageMessages, takePostMessage, watchForDeath } from './realm-locks';
+import {
+  type PageMessage,
+  portPoster,
+  receivePageMessages,
+  sealedEndpoint,
+  takePostMessage,
+  watchForDeath,
+} from './realm-locks';
 import { asToolError, RunningCall } from './running-call';
 
 /**
@@ -96,7 +103,7 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
         if (e.isTrusted) connected.took();
       },
     ]);
-    expose(control, message.port);
+    expose(control, sealedEndpoint(message.port));
     toPage({
       t: 'ready',
       version: PROTOCOL_VERSION,
