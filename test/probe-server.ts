@@ -1,7 +1,9 @@
 /**
  * A second local server for the network tests (Vitest globalSetup): it counts every request and
- * WebSocket upgrade that reaches it, so a test can prove a denied tool reached nothing.
+ * WebSocket upgrade that reaches it, and every UDP datagram to the same port (a WebTransport's
+ * QUIC packets, recorded as `UDP`), so a test can prove a denied tool reached nothing.
  */
+import { createSocket } from 'node:dgram';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
@@ -50,6 +52,12 @@ export default async function setup(project: TestProject) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const udp = createSocket('udp4');
+  udp.on('message', () => hits.push('UDP'));
+  await new Promise<void>((resolve, reject) => {
+    udp.once('error', reject);
+    udp.bind(port, '127.0.0.1', () => resolve());
+  });
   project.provide('probeUrl', `http://127.0.0.1:${port}`);
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return () => new Promise<void>((resolve) => udp.close(() => server.close(() => resolve())));
 }

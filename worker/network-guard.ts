@@ -9,7 +9,11 @@
  *
  * Doors: `fetch` (global and `WorkerGlobalScope.prototype`), `XMLHttpRequest`, `WebSocket`,
  * `WebSocketStream`, `EventSource`, `WebTransport`, `importScripts`, nested `Worker` and
- * `SharedWorker`, `Cache.add`/`addAll`, `FontFace` URL sources, `Notification` icons.
+ * `SharedWorker`, `Cache.add`/`addAll`, `FontFace` URL sources, `Notification` icons. Checked
+ * against every global of a dedicated worker in Chromium 156: `SharedWorker`, `fetchLater`,
+ * `navigator.sendBeacon`, `navigator.serviceWorker` and `RTCPeerConnection` are not exposed there
+ * (the guard covers `SharedWorker` where it is); the rest reach the network only through these
+ * doors (`WebAssembly.compileStreaming` takes a fetched response, `fonts` loads FontFaces).
  *
  * Each door reads its arguments once and passes on what it checked (a string, a `Request` built
  * once, a copy of the options), never the caller's value, which could read differently the
@@ -43,15 +47,16 @@ import {
   regExpExec,
   requestUrl,
   StringOf,
+  setOwn,
   stringStartsWith,
   stringTrim,
   urlHref,
+  workerGlobal,
 } from './primordials';
 
 type Decision = { allow: true } | { allow: false; reason: string };
-/** Ask the page; returns undefined when it cannot answer synchronously. */
+/** Ask the page about a URL; the answer comes by message, so only APIs that can wait ask. */
 export type AskPage = {
-  sync?: (url: string, api: string) => boolean;
   async: (url: string, api: string) => Promise<boolean>;
 };
 
@@ -93,15 +98,10 @@ function decideSync(url: string, api: string): Decision {
   if (!policy) return { allow: false, reason: 'the pool has not set the network policy yet' };
   if (policy.mode === 'allow') return ALLOW;
   if (policy.mode === 'deny') return { allow: false, reason: "policy 'deny'" };
-  if (!ask?.sync)
-    return {
-      allow: false,
-      reason: 'a synchronous API needs a cross-origin-isolated page to be checked by the policy function',
-    };
-  return ask.sync(url, api) === true ? ALLOW : REFUSED;
+  return { allow: false, reason: `a synchronous API (${api}) cannot wait for the policy function on the page` };
 }
 
-/** Decide, waiting for the policy (and, without shared memory, for the page's answer) if need be. */
+/** Decide, waiting for the policy (and for the page's answer) if need be. */
 function decide(url: string, api: string, done: (decision: Decision) => void): void {
   if (isLocal(url)) {
     done(ALLOW);
@@ -110,7 +110,7 @@ function decide(url: string, api: string, done: (decision: Decision) => void): v
   const decideNow = () => {
     let decision: Decision;
     try {
-      if (policy?.mode === 'ask' && ask && !ask.sync) {
+      if (policy?.mode === 'ask' && ask) {
         promiseThen(
           ask.async(url, api),
           (allowed) => done(allowed === true ? ALLOW : REFUSED),
@@ -160,6 +160,7 @@ function check(text: string, api: string): void {
   if (!decision.allow) throw denied(url, api, decision.reason);
 }
 
+/** @evaluation */
 function lock(target: object, key: PropertyKey, value: unknown): void {
   const existing = getOwnPropertyDescriptor(target, key);
   defineProperty(target, key, {
@@ -173,6 +174,7 @@ function lock(target: object, key: PropertyKey, value: unknown): void {
 /**
  * Replace a constructor: `prepare` reads the arguments once, puts what it read in their place
  * (the arguments array is the guard's own), and checks their URLs; then the original is built.
+ * @evaluation
  */
 function guardConstructor(name: string, prepare: (args: unknown[], api: string) => void): void {
   const Original = scope[name] as (new (...args: unknown[]) => object) | undefined;
@@ -202,13 +204,14 @@ function guardConstructor(name: string, prepare: (args: unknown[], api: string) 
 function readUrlAt(args: unknown[], index: number, api: string): void {
   if (index >= args.length) return;
   const url = StringOf(args[index]);
-  args[index] = url;
+  setOwn(args, index, url);
   check(url, api);
 }
 
 /** The first argument is the URL. */
 const firstUrl = (args: unknown[], api: string): void => readUrlAt(args, 0, api);
 
+/** @evaluation */
 function denyConstructor(name: string): void {
   guardConstructor(name, () => {
     throw denied(name, name, 'tools cannot start workers (they would escape the network policy)');
@@ -233,7 +236,10 @@ function checkFontSource(source: string, api: string): void {
     check(stringTrim(m[1] ?? m[2] ?? m[3] ?? ''), api);
 }
 
-/** Every prototype on the global's chain that owns `key`, and the global itself. */
+/**
+ * Every prototype on the global's chain that owns `key`, and the global itself.
+ * @evaluation
+ */
 function holders(key: string): object[] {
   const out: object[] = [globalThis];
   for (let p = getPrototypeOf(globalThis); p && p !== Object.prototype; p = getPrototypeOf(p)) {
@@ -254,7 +260,10 @@ function ownIterable<T>(items: T[]): Iterable<T> {
   } as Iterable<T>;
 }
 
-/** Install the guard on this worker's global. Idempotent. */
+/**
+ * Install the guard on this worker's global. Idempotent.
+ * @evaluation
+ */
 export function installNetworkGuard(): void {
   if (installed) return;
   installed = true;
@@ -268,7 +277,7 @@ export function installNetworkGuard(): void {
     const guardedFetch = function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
       return guardedAsync('fetch', () => {
         const request = construct(NewRequest, [input, init]) as Request;
-        return { url: urlOf(request), start: () => apply(originalFetch, globalThis, [request]) as Promise<Response> };
+        return { url: urlOf(request), start: () => apply(originalFetch, workerGlobal, [request]) as Promise<Response> };
       });
     };
     for (const holder of holders('fetch')) lock(holder, 'fetch', guardedFetch);
@@ -294,7 +303,7 @@ export function installNetworkGuard(): void {
     const originalImportScripts = scope.importScripts as (...urls: string[]) => void;
     const guardedImportScripts = function importScripts(...urls: unknown[]) {
       for (let i = 0; i < urls.length; i++) readUrlAt(urls, i, 'importScripts');
-      return apply(originalImportScripts, globalThis, urls);
+      return apply(originalImportScripts, workerGlobal, urls);
     };
     for (const holder of holders('importScripts')) lock(holder, 'importScripts', guardedImportScripts);
   }
@@ -342,7 +351,7 @@ export function installNetworkGuard(): void {
   guardConstructor('FontFace', (args, api) => {
     if (args.length < 2 || isBinary(args[1])) return;
     const source = StringOf(args[1]);
-    args[1] = source;
+    setOwn(args, 1, source);
     checkFontSource(source, api);
   });
 
@@ -358,7 +367,7 @@ export function installNetworkGuard(): void {
   guardConstructor('Notification', (args, api) => {
     const given = args[1] as Record<string, unknown> | null | undefined;
     if (args.length < 2 || given === null || (typeof given !== 'object' && typeof given !== 'function')) return;
-    args[1] = {
+    setOwn(args, 1, {
       __proto__: null,
       dir: given.dir,
       lang: given.lang,
@@ -373,6 +382,6 @@ export function installNetworkGuard(): void {
       silent: given.silent,
       requireInteraction: given.requireInteraction,
       data: given.data,
-    };
+    });
   });
 }

@@ -5,12 +5,12 @@
  */
 import type { WorkerToPage } from '../src/pool/protocol';
 import type { AskPage } from './network-guard';
-import { construct, mapDeleteOf, mapGetOf, mapSetOf, OriginalPromise } from './primordials';
+import { construct, mapDeleteOf, mapGetOf, mapSetOf, OriginalMap, OriginalPromise } from './primordials';
 
 export class PageAsks {
   readonly #post: (message: WorkerToPage) => void;
   #asks = 0;
-  readonly #pending = new Map<number, (allow: boolean) => void>();
+  readonly #pending = construct(OriginalMap, []) as Map<number, (allow: boolean) => void>;
 
   constructor(post: (message: WorkerToPage) => void) {
     this.#post = post;

@@ -10,15 +10,33 @@
  * iterator, no inherited setter is consulted).
  */
 const { apply, construct } = Reflect;
-const { defineProperty, getOwnPropertyDescriptor, getPrototypeOf, hasOwn } = Object;
+const { defineProperty, getOwnPropertyDescriptor, getOwnPropertyNames, getPrototypeOf, hasOwn } = Object;
 
-export { apply, construct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, hasOwn };
+export { apply, construct, defineProperty, getOwnPropertyDescriptor, getOwnPropertyNames, getPrototypeOf, hasOwn };
+export const ObjectPrototype: object = Object.prototype;
+
+/**
+ * `target[key]` if `target` has it as its own property, else undefined. A property that is
+ * absent is looked up on the prototypes, where tool code may have put a getter
+ * (`Object.prototype.sync`, say): optional fields are read through this.
+ */
+export const ownValue = <T extends object, K extends keyof T>(target: T, key: K): T[K] | undefined =>
+  hasOwn(target, key) ? target[key] : undefined;
+
+/**
+ * `target[key] = value` as an own data property: a plain assignment to a key the object does not
+ * have yet would call a setter tool code put on a prototype (`Array.prototype[0]`, say).
+ */
+export const setOwn = (target: object, key: PropertyKey, value: unknown): void => {
+  defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+};
 
 export const StringOf: (value: unknown) => string = String;
 export const iteratorSymbol: typeof Symbol.iterator = Symbol.iterator;
 export const arrayFrom = Array.from;
 export const isView = ArrayBuffer.isView;
 
+/** @evaluation */
 function getter(prototype: object, key: string): (target: unknown) => unknown {
   const get = getOwnPropertyDescriptor(prototype, key)?.get;
   if (!get) throw new TypeError(`This worker has no ${key} getter to guard with`);
@@ -52,6 +70,7 @@ export const promiseThen = <T>(
   apply(then, promise, [onFulfilled, onRejected]);
 };
 
+export const OriginalMap = Map;
 const mapGet = Map.prototype.get;
 const mapSet = Map.prototype.set;
 const mapDelete = Map.prototype.delete;
@@ -70,7 +89,15 @@ export const workerPostMessage = (globalThis as unknown as { postMessage: (messa
 export const portPostMessage = MessagePort.prototype.postMessage;
 export const portStart = MessagePort.prototype.start;
 export const addListener = EventTarget.prototype.addEventListener;
-
-export const atomicsLoad = Atomics.load;
-export const atomicsStore = Atomics.store;
-export const atomicsWait = Atomics.wait;
+/** The worker's own `close`, kept for the death watch's locked replacement. */
+export const workerClose = (globalThis as unknown as { close: () => void }).close;
+const stopImmediate = Event.prototype.stopImmediatePropagation;
+/** No listener added after the caller's sees this event. */
+export const stopImmediatePropagation = (event: Event): void => {
+  apply(stopImmediate, event, []);
+};
+/** What a message event carries, read through the original getters (tool code may redefine them). */
+export const messageData = getter(MessageEvent.prototype, 'data');
+export const messagePorts = getter(MessageEvent.prototype, 'ports') as (event: MessageEvent) => readonly MessagePort[];
+export const errorEventMessage = getter(ErrorEvent.prototype, 'message') as (event: ErrorEvent) => string;
+export const errorEventError = getter(ErrorEvent.prototype, 'error');

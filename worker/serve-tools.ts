@@ -28,8 +28,8 @@ import { executeTool } from './execute-tool';
 import { installNetworkGuard, setNetworkPolicy } from './network-guard';
 import { Outbox } from './outbox';
 import { PageAsks } from './page-asks';
-import { addListener, apply, portStart } from './primordials';
-import { portPoster, takePostMessage, watchForDeath } from './realm-locks';
+import { apply, portStart } from './primordials';
+import { type PageMessage, portPoster, receivePageMessages, takePostMessage, watchForDeath } from './realm-locks';
 import { asToolError, RunningCall } from './running-call';
 
 /**
@@ -45,7 +45,8 @@ import { asToolError, RunningCall } from './running-call';
 export function serveTools(tools: readonly ToolDefinition[]): void {
   // Normally installed when moat/worker was evaluated; never serve tools without it.
   installNetworkGuard();
-  // Only the server speaks to the page: tool code cannot post (forged results, say).
+  // Only the server speaks to the page: tool code cannot post (forged results, say). Locked
+  // since moat/worker was evaluated.
   let toPage = takePostMessage();
   if (!Array.isArray(tools)) throw new TypeError(`serveTools takes a list of tools, got ${describeValue(tools)}`);
   const byName = new Map<string, ToolDefinition>();
@@ -69,10 +70,10 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
   };
   let server: ToolServer | undefined;
   let framed: MessagePort | undefined;
-  const receive = (event: MessageEvent<PageToWorker>) => {
+  const receive = (event: PageMessage) => {
     // Only the page's messages: tool code could dispatch forged ones (a 'net' answer, say).
     if (!event.isTrusted) return;
-    const message = event.data;
+    const message = event.data as PageToWorker;
     if (server) {
       server.receive(message);
       return;
@@ -88,13 +89,14 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
       timeouts: Object.fromEntries(tools.flatMap((t) => (t.timeoutMs === undefined ? [] : [[t.name, t.timeoutMs]]))),
     });
   };
-  self.addEventListener('message', (event: MessageEvent) => {
-    // A worker hosted in a sandboxed frame (the pool's `worker: { framed }`): before anything
+  // The page's messages, taken since moat/worker was evaluated: listeners tool code adds never see them.
+  receivePageMessages((event) => {
+    // A sealed worker, hosted in a sandboxed frame (the pool's `worker: url`): before anything
     // else, the frame hands it the port the page talks on. Everything then goes over that port.
     if (event.isTrusted && !server && event.data === 'port' && event.ports[0] && !framed) {
       framed = event.ports[0];
       toPage = portPoster(framed);
-      apply(addListener, framed, ['message', receive]);
+      receivePageMessages(receive, framed);
       apply(portStart, framed, []);
       return;
     }
