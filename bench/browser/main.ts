@@ -5,16 +5,16 @@ import poolToolsMiniUrl from '../workers/pool-tools-mini.worker.ts?worker&url';
 import { agentCases } from './agent';
 import { anchorCases } from './anchors';
 import { codeCases } from './code';
+import { framedAnchorCases } from './framed-anchors';
 import { invokerCases } from './invoker';
 import { poolCases } from './pool';
-import { sealedCases } from './sealed';
 import { storeCases } from './store';
 
 let sealed: WorkerPool | undefined;
 
 const cases: BenchCase[] = [
   ...anchorCases,
-  ...sealedCases,
+  ...framedAnchorCases,
   ...poolCases,
   ...storeCases,
   ...invokerCases,

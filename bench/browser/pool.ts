@@ -3,7 +3,6 @@
  * cold start, recovery after a timeout, a 1 MB result, and long tasks on the page while a tool
  * burns CPU.
  */
-import { framedWorkers } from '../../src/pool/framed-worker';
 import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from '../../src/pool/worker-pool';
 import { type BenchCase, time } from '../case';
 import poolToolsMiniUrl from '../workers/pool-tools-mini.worker.ts?worker&url';
@@ -28,9 +27,6 @@ async function warmPool(size: number, options = {}): Promise<WorkerPool> {
   return pool;
 }
 
-/** The same tools in sandboxed frames (`worker: framedWorkers(url)`): a process apart from the page's. */
-const FRAMED = { worker: framedWorkers(poolToolsMiniUrl) };
-
 /** A cold start: createWorkerPool to the end of its first operation. */
 async function cold(
   worker: WorkerPoolOptions['worker'],
@@ -49,21 +45,15 @@ async function cold(
 const firstResult = (worker: WorkerPoolOptions['worker']) =>
   cold(worker, (pool) => pool.call({ id: 'first', name: 'noop', args: { i: 1 } }));
 
-/** Without shared memory: the pool's code path on a page that is not cross-origin isolated. */
-const UNSHARED = { sharedMemory: false };
-const UNSHARED_NOTE =
-  ' Without shared memory (sharedMemory: false): what a page that is not cross-origin isolated gets (timers stay fine-grained here).';
-
-function throughput(size: number, unshared = false): BenchCase {
+function throughput(size: number): BenchCase {
   return {
-    name: `pool/throughput-${size}${unshared ? '-unshared' : ''}`,
+    name: `pool/throughput-${size}-plain`,
     unit: 'ops/s',
     anchor: 'anchor/postmessage-throughput',
-    target: { min: 1 },
     repeat: 9,
-    note: `${IN_FLIGHT.toLocaleString('en-US')} trivial calls in flight through a warm pool of ${size} (batched: one message per worker per tick, results posted before each next call starts)${unshared ? `.${UNSHARED_NOTE}` : ''}`,
+    note: `${IN_FLIGHT.toLocaleString('en-US')} trivial calls in flight through a warm pool of ${size} plain workers (batched: one message per worker per tick, results posted before each next call starts). No target: the same-process throughput target is retired with the sealed default`,
     async setup() {
-      const pool = await warmPool(size, unshared ? UNSHARED : {});
+      const pool = await warmPool(size);
       let round = 0;
       return {
         sample: async () => {
@@ -80,29 +70,34 @@ function throughput(size: number, unshared = false): BenchCase {
   };
 }
 
-/** Where the pool's one worker runs: shared memory on, off, or in a sandboxed frame (another process). */
-type RttVariant = 'shared' | 'unshared' | 'framed';
+/** Where the pool's one worker runs: sealed (the default) or plain, each against its own floor. */
 const RTT_VARIANTS = {
-  shared: { suffix: '', options: {}, target: { max: 1.3 }, note: '' },
-  unshared: { suffix: '-unshared', options: UNSHARED, target: { max: 1.3 }, note: `.${UNSHARED_NOTE}` },
-  framed: {
-    suffix: '-framed',
-    options: FRAMED,
+  sealed: {
+    suffix: '',
+    worker: poolToolsMiniUrl as WorkerPoolOptions['worker'],
+    anchor: 'anchor/framed-postmessage-rtt',
+    target: { max: 1.3 },
+    note: '. Sealed (worker: url): in a sandboxed frame, another process',
+  },
+  plain: {
+    suffix: '-plain',
+    worker: poolWorker as WorkerPoolOptions['worker'],
+    anchor: 'anchor/postmessage-rtt',
     target: undefined,
-    note: '. In a framed pool (worker: framedWorkers(url)): the worker in a sandboxed frame, another process, no shared memory. No target: the price of process isolation',
+    note: '. Plain workers (worker: () => new Worker(...)): the same-process target is retired with the sealed default',
   },
 } as const;
 
-function callRtt(variant: RttVariant): BenchCase {
+function callRtt(variant: keyof typeof RTT_VARIANTS): BenchCase {
   const v = RTT_VARIANTS[variant];
   return {
     name: `pool/call-rtt${v.suffix}`,
     unit: 'ms',
-    anchor: 'anchor/postmessage-rtt',
+    anchor: v.anchor,
     ...(v.target ? { target: v.target } : {}),
     note: `one trivial tool call through a warm pool (validated with zod, converted, revived), mean of ${ROUND_TRIPS} sequential calls${v.note}`,
     async setup() {
-      const pool = await warmPool(1, v.options);
+      const pool = await warmPool(1, { worker: v.worker });
       return {
         sample: async () =>
           (await time(async () => {
@@ -115,15 +110,15 @@ function callRtt(variant: RttVariant): BenchCase {
 }
 
 /**
- * The same call as call-rtt-unshared with no pool: the page posts the pool's CallBatch straight to
+ * The same call as call-rtt-plain with no pool: the page posts the pool's CallBatch straight to
  * a worker that does only what the protocol requires (zod check, JSON result, started count).
- * Between the raw anchor and call-rtt-unshared, it says what the wire costs and what our code does.
+ * Between the raw anchor and call-rtt-plain, it says what the wire costs and what our code does.
  */
 const protocolFloorRtt: BenchCase = {
   name: 'pool/protocol-floor-rtt',
   unit: 'ms',
   anchor: 'anchor/postmessage-rtt',
-  note: `the pool's messages without the pool: a CallBatch of one call posted to a worker that checks the arguments with the same zod/mini schema and answers with the OutBatch (result and started count), mean of ${ROUND_TRIPS} sequential calls. No target: the floor under pool/call-rtt-unshared`,
+  note: `the pool's messages without the pool: a CallBatch of one call posted to a worker that checks the arguments with the same zod/mini schema and answers with the OutBatch (result and started count), mean of ${ROUND_TRIPS} sequential calls. No target: the floor under pool/call-rtt-plain`,
   async setup() {
     const worker = new Worker(new URL('../workers/protocol-floor.worker.ts', import.meta.url), { type: 'module' });
     await new Promise((resolve) => {
@@ -152,14 +147,14 @@ const STORM: [string, number][] = [
   ['spin', 156],
 ];
 
-function storm(kind: 'calm' | 'storm', unshared: boolean): BenchCase {
+function storm(kind: 'calm' | 'storm'): BenchCase {
   const names = STORM.flatMap(([name, count]) =>
     Array.from({ length: count }, () => (kind === 'calm' && (name === 'boom' || name === 'spin') ? 'noop' : name)),
   );
   // A fixed interleaving: every 6th or 7th call hostile, as a shuffled storm has them.
   const order = names.map((name, i) => ({ name, key: (i * 7919) % names.length })).sort((a, b) => a.key - b.key);
   return {
-    name: `pool/${kind}-1000${unshared ? '-unshared' : ''}`,
+    name: `pool/${kind}-1000`,
     unit: 'ms',
     ...(kind === 'storm' ? { anchor: 'pool/calm-1000' } : {}),
     repeat: 5,
@@ -167,11 +162,11 @@ function storm(kind: 'calm' | 'storm', unshared: boolean): BenchCase {
     note:
       kind === 'calm'
         ? "the storm's 1,000 calls with its hostile ones replaced by trivial ones, through a warm pool of 2: the anchor"
-        : `wall time of 1,000 calls (507 trivial, 177 5-ms sleeps, 160 that throw, 156 endless loops stopped after 30 ms) through a pool of 2 (fresh per sample, quarantine on, 1 quarantine worker) until every call settled${unshared ? `.${UNSHARED_NOTE}` : ''}`,
+        : `wall time of 1,000 calls (507 trivial, 177 5-ms sleeps, 160 that throw, 156 endless loops stopped after 30 ms) through a pool of 2 (fresh per sample, quarantine on, 1 quarantine worker) until every call settled`,
     setup() {
       return {
         async sample() {
-          const pool = createWorkerPool({ worker: poolWorker, size: 2, ...(unshared ? UNSHARED : {}) });
+          const pool = createWorkerPool({ worker: poolWorker, size: 2 });
           await pool.warm();
           const elapsed = await time(() =>
             Promise.allSettled(
@@ -196,39 +191,32 @@ function storm(kind: 'calm' | 'storm', unshared: boolean): BenchCase {
 }
 
 export const poolCases: BenchCase[] = [
-  callRtt('shared'),
-  callRtt('unshared'),
-  callRtt('framed'),
+  callRtt('sealed'),
+  callRtt('plain'),
   protocolFloorRtt,
   throughput(1),
   throughput(2),
   throughput(4),
-  throughput(1, true),
-  throughput(2, true),
-  throughput(4, true),
-  storm('calm', false),
-  storm('storm', false),
-  storm('storm', true),
+  storm('calm'),
+  storm('storm'),
   {
     name: 'pool/cold-start',
     unit: 'ms',
-    anchor: 'anchor/worker-cold-start',
-    target: { max: 1.2 },
+    anchor: 'anchor/framed-worker-cold-start',
+    target: { max: 1.25 },
     repeat: 25,
     pauseMs: COLD_START_PAUSE_MS,
-    note: 'createWorkerPool to the first result: worker start, module load (moat/worker, zod/mini tools), handshake, one call',
-    setup: () => ({ sample: () => firstResult(poolWorker) }),
+    note: 'createWorkerPool({ worker: url }) to the first result: the page reads the built tools module, the frame and its worker (a data: URL loader making blobs), the module (moat/worker, zod/mini tools), handshake, one call',
+    setup: () => ({ sample: () => firstResult(poolToolsMiniUrl) }),
   },
   {
-    name: 'pool/cold-start-framed',
+    name: 'pool/cold-start-plain',
     unit: 'ms',
     anchor: 'anchor/worker-cold-start',
     repeat: 25,
     pauseMs: COLD_START_PAUSE_MS,
-    note: 'pool/cold-start with the worker in a sandboxed frame (worker: { framed }): the frame and its process, a classic loader worker, the module imported across origins (CORS), handshake over a MessagePort, one call. No target: the price of process isolation',
-    setup: () => ({
-      sample: () => cold(FRAMED.worker, (pool) => pool.call({ id: 'first', name: 'noop', args: { i: 1 } })),
-    }),
+    note: 'pool/cold-start with a plain worker of the page: worker start, module load, handshake, one call. No target: retired with the sealed default',
+    setup: () => ({ sample: () => firstResult(poolWorker) }),
   },
   {
     name: 'pool/cold-start-vs-zod-worker',

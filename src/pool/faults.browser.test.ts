@@ -475,7 +475,9 @@ describe('queue, close and start failures', () => {
     expect(() => createWorkerPool({ worker: toolsWorker, network: 'maybe' as never })).toThrow(
       /`network` to be 'allow', 'deny' or a function, got `'maybe'`/,
     );
-    expect(() => createWorkerPool({ worker: 'tools.js' as never })).toThrow(/`worker` to be a function/);
+    expect(() => createWorkerPool({ worker: 42 as never })).toThrow(
+      /`worker` to be the tools module's URL \(sealed\), or a function that makes a Worker \(plain\), got `42`/,
+    );
   });
 });
 

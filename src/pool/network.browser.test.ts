@@ -141,7 +141,7 @@ describe('network: a function evaluated on the page', () => {
     if (door !== 'fetch') {
       for (const path of ['/denied', '/allowed'])
         expect(await probe(door, path, onlyAllowed)).toMatch(
-          /^blocked: NetworkDeniedError: .*needs a cross-origin-isolated page/,
+          /^blocked: NetworkDeniedError: .*cannot wait for the policy function on the page/,
         );
       expect(await hits()).toEqual([]);
       return;
@@ -153,26 +153,24 @@ describe('network: a function evaluated on the page', () => {
     expect((await hits()).map((h) => h.split(' ')[1])).toEqual(['/allowed']);
   });
 
-  it('without shared memory, checks fetch and refuses synchronous doors it cannot ask about', async () => {
-    expect(await probe('fetch', '/allowed-async', onlyAllowed, plainWorker, { sharedMemory: false })).toMatch(
-      /^reached/,
-    );
-    expect(await probe('fetch', '/nope', onlyAllowed, plainWorker, { sharedMemory: false })).toMatch(/^blocked/);
-    expect(await probe('xhr-sync', '/allowed-sync', onlyAllowed, plainWorker, { sharedMemory: false })).toMatch(
-      /^blocked: NetworkDeniedError: .*needs a cross-origin-isolated page/,
+  it('checks fetch and refuses synchronous doors it cannot ask about', async () => {
+    expect(await probe('fetch', '/allowed-async', onlyAllowed, plainWorker)).toMatch(/^reached/);
+    expect(await probe('fetch', '/nope', onlyAllowed, plainWorker)).toMatch(/^blocked/);
+    expect(await probe('xhr-sync', '/allowed-sync', onlyAllowed, plainWorker)).toMatch(
+      /^blocked: NetworkDeniedError: .*cannot wait for the policy function on the page/,
     );
     expect((await hits()).map((h) => h.split(' ')[1])).toEqual(['/allowed-async']);
   });
 
   it('cannot be answered by tool code tampering with the built-ins the question goes through', async () => {
-    expect(await probe('poisoned-map', '/map', onlyAllowed, plainWorker, { sharedMemory: false })).toMatch(
+    expect(await probe('poisoned-map', '/map', onlyAllowed, plainWorker)).toMatch(
       /^blocked: NetworkDeniedError: .*refused by the policy function/,
     );
     expect(await hits()).toEqual([]);
   });
 
   it('cannot be answered by tool code forging the page’s message', async () => {
-    expect(await probe('forged-answer', '/forged', onlyAllowed, plainWorker, { sharedMemory: false })).toMatch(
+    expect(await probe('forged-answer', '/forged', onlyAllowed, plainWorker)).toMatch(
       /^blocked: NetworkDeniedError: .*refused by the policy function/,
     );
     expect(await hits()).toEqual([]);

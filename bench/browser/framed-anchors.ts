@@ -1,12 +1,10 @@
 /**
- * Sealed tools (the default) against the floor of their design: a bare sandboxed frame that
- * starts a bare worker (the same CSP, a blob worker, a MessagePort from the page), and a bare
- * round trip to a worker inside such a frame. Written without any of Moat's code.
+ * The floor of the sealed design, the anchors of pool/cold-start and pool/call-rtt: a bare
+ * sandboxed frame that starts a bare worker (the same CSP, a MessagePort from the page), and a
+ * bare round trip to a worker inside such a frame. Written without any of Moat's code.
  */
 import { sealedFrameCsp } from '../../src/pool/framed-worker';
-import { createWorkerPool, type WorkerPool } from '../../src/pool/worker-pool';
 import { type BenchCase, time } from '../case';
-import poolToolsMiniUrl from '../workers/pool-tools-mini.worker.ts?worker&url';
 import { COLD_START_PAUSE_MS, ROUND_TRIPS } from './anchors';
 
 /** The frame's script: make a worker from the source it is sent, hand it the port. */
@@ -57,7 +55,7 @@ function portRoundTrip(port: MessagePort, data: unknown): Promise<unknown> {
   });
 }
 
-export const sealedCases: BenchCase[] = [
+export const framedAnchorCases: BenchCase[] = [
   {
     name: 'anchor/framed-worker-cold-start',
     unit: 'ms',
@@ -87,44 +85,6 @@ export const sealedCases: BenchCase[] = [
             for (let i = 0; i < ROUND_TRIPS; i++) await portRoundTrip(framed.port, i);
           })) / ROUND_TRIPS,
         teardown: () => framed.close(),
-      };
-    },
-  },
-  {
-    name: 'pool/cold-start-sealed',
-    unit: 'ms',
-    anchor: 'anchor/framed-worker-cold-start',
-    target: { max: 1.25 },
-    repeat: 25,
-    pauseMs: COLD_START_PAUSE_MS,
-    note: 'createWorkerPool({ worker: url }) to the first result: the page reads the built tools module, the frame and its worker, the module imported from a blob (moat/worker, zod/mini tools), handshake, one call',
-    setup: () => ({
-      sample: async () => {
-        let pool: WorkerPool | undefined;
-        const elapsed = await time(() => {
-          pool = createWorkerPool({ worker: poolToolsMiniUrl, size: 1 });
-          return pool.call({ id: 'first', name: 'noop', args: { i: 1 } });
-        });
-        await pool?.close();
-        return elapsed;
-      },
-    }),
-  },
-  {
-    name: 'pool/call-rtt-sealed',
-    unit: 'ms',
-    anchor: 'anchor/framed-postmessage-rtt',
-    target: { max: 1.3 },
-    note: `one trivial tool call through a warm sealed pool (validated with zod, converted, revived), mean of ${ROUND_TRIPS} sequential calls`,
-    async setup() {
-      const pool = createWorkerPool({ worker: poolToolsMiniUrl, size: 1 });
-      await pool.call({ id: 'warm', name: 'noop', args: { i: 0 } });
-      return {
-        sample: async () =>
-          (await time(async () => {
-            for (let i = 0; i < ROUND_TRIPS; i++) await pool.call({ id: `r${i}`, name: 'noop', args: { i } });
-          })) / ROUND_TRIPS,
-        teardown: () => pool.close(),
       };
     },
   },
