@@ -118,7 +118,7 @@ async function storage(door: string, name: string): Promise<string> {
     }
     case 'caches':
       if (!early.caches) return 'absent';
-      return `caches ${(await early.caches.keys()).join(',')}`;
+      return (await early.caches.keys()).includes(`${name}-cache`) ? "the app's cache" : 'not the app cache';
     case 'broadcast': {
       const channel = new early.BroadcastChannel(name);
       channel.postMessage('from the tool');
