@@ -80,8 +80,6 @@ export interface SandboxedFrameOptions {
   csp: string;
   /** The frame's title, for the accessibility tree (the frame itself is hidden). */
   title: string;
-  /** Modules the frame's workers may import (`spawn({ module: true })`), sent to it once. */
-  modules?: ModuleGraph;
 }
 
 export interface SpawnOptions {
@@ -110,6 +108,7 @@ export class SandboxedFrame {
   /** What waits for the frame's script to run. */
   #outbox: { message: unknown; transfer: Transferable[] }[] | undefined = [];
   #nextId = 1;
+  #modules = false;
   #lastPong = 0;
   #pingTimer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
@@ -137,8 +136,17 @@ export class SandboxedFrame {
       } else if (m?.t === 'broken' && typeof m.id === 'number') this.#broken(m.id, String(m.reason));
     };
     addEventListener('message', this.#onWindowMessage);
-    if (options.modules) this.#send({ t: 'modules', graph: options.modules });
     (document.body ?? document.documentElement).append(iframe);
+  }
+
+  /**
+   * The modules the frame's workers import (`spawn({ module: true })`), given once: the frame may
+   * be made first, its process starting while the page still reads them.
+   */
+  load(modules: ModuleGraph): void {
+    if (this.#modules) return;
+    this.#modules = true;
+    this.#send({ t: 'modules', graph: modules });
   }
 
   /**

@@ -108,13 +108,18 @@ class PoolFrame {
   }
 
   async spawn(port: MessagePort): Promise<FrameWorker> {
-    const modules = await this.#graph();
     clearTimeout(this.#closing);
+    // The frame's process starts while the page reads the modules (each takes tens of ms).
     if (!this.#frame || this.#frame.closed) {
-      this.#frame = new SandboxedFrame({ csp: this.#csp, title: 'Moat tool worker', modules });
+      this.#frame = new SandboxedFrame({ csp: this.#csp, title: 'Moat tool worker' });
       this.#frame.watch(true, FRAME_DEAD_MS);
     }
-    return this.#frame.spawn({ module: true, announces: true }, port);
+    const frame = this.#frame;
+    const modules = await this.#graph();
+    // The frame died while the modules were read: a new one.
+    if (frame.closed) return this.spawn(port);
+    frame.load(modules);
+    return frame.spawn({ module: true, announces: true }, port);
   }
 
   /** A worker ended: with none left, the frame goes. */
