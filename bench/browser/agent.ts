@@ -8,8 +8,10 @@ import { openAICompatible } from '../../src/models/openai-compatible';
 import { createWorkerPool, type WorkerPool } from '../../src/pool/worker-pool';
 import { decodeStream } from '../../src/stream/decode-stream';
 import { type BenchCase, time } from '../case';
+import poolToolsMiniUrl from '../workers/pool-tools-mini.worker.ts?worker&url';
 
-const worker = () => new Worker(new URL('../workers/pool-tools-mini.worker.ts', import.meta.url), { type: 'module' });
+// Sealed, the default: what an app's agent gets.
+const worker = poolToolsMiniUrl;
 const encoder = new TextEncoder();
 const CALLS = 40;
 

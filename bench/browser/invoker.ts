@@ -11,6 +11,7 @@ import { ToolInvoker } from '../../src/invoker/tool-invoker';
 import { aiMessage } from '../../src/messages/constructors';
 import { createWorkerPool, type WorkerPool } from '../../src/pool/worker-pool';
 import { type BenchCase, time } from '../case';
+import poolToolsMiniUrl from '../workers/pool-tools-mini.worker.ts?worker&url';
 
 /**
  * Turns per sample: a sample lasts 40–60 ms, long enough to take in the garbage collections a
@@ -18,7 +19,8 @@ import { type BenchCase, time } from '../case';
  * the ratio swung between 0.84 and 1.18 from run to run).
  */
 const turnsFor = (size: number) => (size >= 100 ? 100 : 400);
-const worker = () => new Worker(new URL('../workers/pool-tools-mini.worker.ts', import.meta.url), { type: 'module' });
+// Sealed, the default: what an app's agent gets.
+const worker = poolToolsMiniUrl;
 
 /**
  * One warm pool for the invoker and its callMany anchor, sampled alternately: what the ratio
