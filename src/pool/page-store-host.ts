@@ -2,7 +2,13 @@
  * A framed pool's store. Its workers run at an opaque origin, which has no IndexedDB: the page
  * opens the database (on the first call a tool makes) and serves it to each worker over a port
  * of its own (see `store-port.ts`). Tools see the same `runtime.store` as in any other pool.
+ *
+ * The page holds the workers to the namespaces their tools declared (`store: { namespaces }` in
+ * `defineTool`), all of them together: the worker scopes each tool to its own, but tools share a
+ * realm, and code in it could write to the port itself. A tool that declares none leaves the
+ * whole database open to the module.
  */
+import { scopeStore } from '../store/scoped-store';
 import { serveStoreOn } from '../store/store-port';
 import type { Store } from '../store/types';
 import { UpdateTurns } from '../store/update-turns';
@@ -12,6 +18,8 @@ export class PageStoreHost {
   #store: Promise<Store> | undefined;
   /** Shared by every worker's port: updates of one item from different workers take turns. */
   readonly #turns = new UpdateTurns();
+  #limits: () => Promise<readonly string[][] | undefined> = async () => undefined;
+  #scoped: Promise<Store> | undefined;
 
   constructor(name: string) {
     this.#name = name;
@@ -20,8 +28,12 @@ export class PageStoreHost {
   /** The port a worker gets in its `hello`, and how to stop serving it once the worker is gone. */
   link(): { port: MessagePort; stop: () => void } {
     const { port1, port2 } = new MessageChannel();
-    const stop = serveStoreOn(port1, () => this.#open(), this.#turns);
+    const stop = serveStoreOn(port1, () => this.#served(), this.#turns);
     return { port: port2, stop };
+  }
+
+  limitTo(namespaces: () => Promise<readonly string[][] | undefined>): void {
+    this.#limits = namespaces;
   }
 
   /** Close the database, if a tool ever opened it. */
@@ -30,6 +42,20 @@ export class PageStoreHost {
       (store) => store.close(),
       () => {},
     );
+  }
+
+  /** The store as the workers may see it; asked again after a failure (describe may fail once). */
+  #served(): Promise<Store> {
+    if (!this.#scoped) {
+      const scoped = Promise.all([this.#open(), this.#limits()]).then(([store, allowed]) =>
+        allowed ? scopeStore(store, allowed) : store,
+      );
+      this.#scoped = scoped;
+      scoped.catch(() => {
+        if (this.#scoped === scoped) this.#scoped = undefined;
+      });
+    }
+    return this.#scoped;
   }
 
   #open(): Promise<Store> {

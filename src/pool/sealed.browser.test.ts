@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { call } from '../../test/pool-helpers';
 import networkToolsUrl from '../../test/workers/network.worker.ts?worker&url';
+import storeOpenUrl from '../../test/workers/store-open.worker.ts?worker&url';
+import storeScopedUrl from '../../test/workers/store-scoped.worker.ts?worker&url';
 import toolsUrl from '../../test/workers/tools.worker.ts?worker&url';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
+import { openIndexedDBStore } from '../store/indexeddb-store';
 import { framedWorkers } from './framed-worker';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
 
@@ -109,5 +112,39 @@ describe('a sealed pool and the network', () => {
   it("under 'allow' reaches servers that answer an opaque origin (CORS)", async () => {
     expect(await probe('fetch', '/framed-ok', 'allow')).toMatch(/^reached/);
     expect((await hits()).map((h) => h.split(' ')[1])).toContain('/framed-ok');
+  });
+});
+
+describe("a sealed pool's store", () => {
+  /** A database with a secret and a note in it, and a sealed pool on it. */
+  async function poolOnSecrets(worker: string) {
+    const name = `sealed-store-${crypto.randomUUID()}`;
+    const page = await openIndexedDBStore(name);
+    await page.put(['secrets'], 'api-key', 'sk-page-only');
+    await page.put(['notes'], 'a', 'hello');
+    const sealed = createWorkerPool({ worker, size: 1, store: name });
+    pool = sealed;
+    // Each answer as the store port gave it to code that asked over it directly.
+    const ask = async (namespace: string[]) =>
+      JSON.parse(
+        (await sealed.call(call('steal', { namespace, key: namespace[0] === 'secrets' ? 'api-key' : 'a' }))).content,
+      );
+    return { page, sealed, ask };
+  }
+
+  it('holds the realm to the namespaces its tools declared, even asked over the store port itself', async () => {
+    const { page, sealed, ask } = await poolOnSecrets(storeScopedUrl);
+    expect(await sealed.call(call('note', { key: 'b', text: 'kept' }))).toMatchObject({ content: 'kept' });
+    expect((await page.get(['notes'], 'b'))?.value).toEqual({ text: 'kept' });
+    expect(await ask(['secrets'])).toMatchObject({ error: { name: 'StorePermissionError' } });
+    // What some tool declared, the realm reaches ('steal' itself declared only ['notes', 'mine']).
+    expect(await ask(['notes'])).toMatchObject({ value: { value: 'hello' } });
+    page.close();
+  });
+
+  it('leaves the whole database to the realm when one of its tools declares no namespaces', async () => {
+    const { page, ask } = await poolOnSecrets(storeOpenUrl);
+    expect(await ask(['secrets'])).toMatchObject({ value: { value: 'sk-page-only' } });
+    page.close();
   });
 });

@@ -40,6 +40,14 @@ export class ToolCatalog {
     return this.#descriptors;
   }
 
+  /**
+   * The store namespaces the tools declared, all together; undefined when any tool declared
+   * none (it may touch the whole store).
+   */
+  async storeNamespaces(): Promise<string[][] | undefined> {
+    return storeLimits(await this.descriptors());
+  }
+
   /** Ask again next time: the answer under way comes from workers that never started. */
   forget(): void {
     this.#descriptors = undefined;
@@ -83,4 +91,10 @@ export class ToolCatalog {
       },
     );
   }
+}
+
+/** What a realm of these tools may touch in the store: every tool's namespaces, or all (undefined). */
+export function storeLimits(descriptors: readonly ToolDescriptor[]): string[][] | undefined {
+  if (descriptors.some((d) => !d.store)) return undefined;
+  return descriptors.flatMap((d) => d.store?.namespaces ?? []);
 }

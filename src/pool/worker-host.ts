@@ -13,5 +13,10 @@ export interface WorkerHost {
 export interface StoreHost {
   /** A port for one worker's `hello`, and how to stop serving it once the worker is gone. */
   link(): { port: MessagePort; stop: () => void };
+  /**
+   * What the workers may touch, asked before the first store request is served: the namespaces
+   * their tools declared (undefined: the whole database).
+   */
+  limitTo(namespaces: () => Promise<readonly string[][] | undefined>): void;
   close(): void;
 }

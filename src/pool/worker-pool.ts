@@ -97,6 +97,7 @@ export class WorkerPool {
   constructor(options: WorkerPoolOptions) {
     const o = resolvePoolOptions(options);
     this.#spawner = new WorkerSpawner(o);
+    o.storeHost?.limitTo(() => this.#catalog.storeNamespaces());
     this.#timeoutMs = o.timeoutMs;
     this.#maxQueue = o.maxQueue;
     this.#workers = new WorkerRoster({ size: o.size, concurrency: o.concurrency, isolated: o.quarantineWorkers }, () =>
