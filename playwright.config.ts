@@ -22,9 +22,9 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : [['list']],
   use: { baseURL: `http://127.0.0.1:${port}${DEMO_BASE}`, headless: true, trace: 'retain-on-failure' },
-  // The frame-gap test runs alone after the others (beside them on two cores it measured the
-  // machine, not the page), and the memory bombs last: they take gigabytes, and the machine
-  // needs a while to give them back.
+  // `npm test` runs dev, chromium and isolated. `npm run test:stress` runs the frame-gap test
+  // alone (beside other tests on two cores it measured the machine, not the page), then the
+  // memory bombs: they take gigabytes, and the machine needs a while to give them back.
   projects: [
     {
       name: 'dev',
@@ -53,7 +53,6 @@ export default defineConfig({
     {
       name: 'frames',
       testMatch: FRAMES,
-      dependencies: ['chromium', 'isolated'],
       // No trace: its DOM snapshots run on the page's thread, in the frames being measured.
       use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions(), trace: 'off' },
     },
