@@ -41,7 +41,7 @@ const CURRENT = 'moat-demo-current-thread';
 /**
  * The tools run sealed (the default): in workers inside a sandboxed frame at an opaque origin, a
  * process apart from the page's, where the browser keeps them from the page, its storage and the
- * network; a tool that exhausts memory takes down only that process (README, "Isolation").
+ * network; a tool that exhausts memory takes down only that process (docs/isolation.md).
  * `?tools=plain`: plain workers of the page's origin, the faster and weaker mode (e2e tests
  * show what it leaves open).
  */

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { ask, cards, expect, idle, lastAnswer, test } from './fixtures';
 
-// What a tool that allocates without end can do (README, "Memory"). Chromium runs a page's
+// What a tool that allocates without end can do (docs/faults.md, "Memory"). Chromium runs a page's
 // workers in the page's own process, and their memory counts against the same limit.
 
 test('a memory-hungry tool is stopped by its time limit; the page keeps drawing and the next call works', async ({

@@ -1,7 +1,7 @@
 import { ask, cards, expect, idle, lastAnswer, test } from './fixtures';
 
 // The demo as it is served: every tool worker runs sealed, in a sandboxed frame, a process apart
-// from the page's; the page serves the tools' note store (README, "Isolation"). The static server
+// from the page's; the page serves the tools' note store (docs/isolation.md). The static server
 // sends no CORS and no COOP/COEP headers: the page reads the tools module itself.
 
 test('sealed tools answer: parallel results, notes kept by the page, a denied fetch', async ({

@@ -3,7 +3,7 @@ import { call } from '../../test/pool-helpers';
 import probeUrl from '../../test/workers/seal-probe.worker.ts?worker&url';
 import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
 
-// What each mode stops (README, "Isolation"), probed with the built-ins a module kept from before
+// What each mode stops (docs/isolation.md), probed with the built-ins a module kept from before
 // moat/worker: the JavaScript guard cannot stop those, so what stops them is the browser's seal.
 // The probe server (test/probe-server.ts) counts every request that reaches it.
 
