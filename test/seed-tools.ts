@@ -3,9 +3,8 @@
 import * as z from 'zod/mini';
 import { defineTool } from '../worker/define-tool';
 import { command, withArtifact } from '../worker/results';
+import { add, multiply } from './shared-tools';
 import { sleep } from './sleep';
-
-export { sleep };
 
 export const cancelled: string[] = [];
 
@@ -16,21 +15,8 @@ export const seedTools = [
     input: z.object({ city: z.string() }),
     run: ({ city }) => `It is sunny in ${city}.`,
   }),
-  defineTool({
-    name: 'multiply',
-    description: 'Multiply two numbers.',
-    input: z.object({ a: z.number(), b: z.number() }),
-    run: async ({ a, b }) => {
-      await sleep(20);
-      return a * b;
-    },
-  }),
-  defineTool({
-    name: 'add',
-    description: 'Add two numbers.',
-    input: z.object({ a: z.number(), b: z.number() }),
-    run: ({ a, b }) => a + b,
-  }),
+  multiply(),
+  add(),
   defineTool({
     name: 'divide',
     description: 'Divide a by b.',
