@@ -46,14 +46,17 @@ export const seedTools = [
     description: 'Count to n, one tick at a time.',
     input: z.object({ n: z.number() }),
     async *run({ n }, { signal, toolCallId }) {
+      let counted = false;
       try {
         for (let i = 1; i <= n; i++) {
+          // A slow tool is the subject: it runs long enough to be cancelled mid-way.
           await sleep(5, signal);
           yield { tick: i };
         }
-      } catch (error) {
-        cancelled.push(toolCallId);
-        throw error;
+        counted = true;
+      } finally {
+        // Stopped by its signal (mid-wait) or closed by its runner (at a yield).
+        if (!counted) cancelled.push(toolCallId);
       }
       return `counted to ${n}`;
     },
