@@ -10,7 +10,7 @@ export function testPool(options: Partial<WorkerPoolOptions> = {}) {
 
 /**
  * What test tools report on a BroadcastChannel as they run (by default the pool's test tools: the
- * id of each call that really ran), as it arrives.
+ * id of each call that really ran, `stopped:<id>` when a call saw its abort), as it arrives.
  */
 export function watchRuns(channelName = 'moat-test-runs') {
   const channel = new BroadcastChannel(channelName);
