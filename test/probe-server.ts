@@ -1,7 +1,9 @@
 /**
  * A second local server for the network tests (Vitest globalSetup): it counts every request and
  * WebSocket upgrade that reaches it, and every UDP datagram to the same port (a WebTransport's
- * QUIC packets, recorded as `UDP`), so a test can prove a denied tool reached nothing.
+ * QUIC packets, recorded as `UDP`), so a test can prove a denied tool reached nothing. Files that
+ * run side by side share it: each test tags its URLs and reads its own hits (test/probe-hits.ts);
+ * nothing resets the record.
  */
 import { createSocket } from 'node:dgram';
 import { createServer } from 'node:http';
@@ -26,12 +28,6 @@ export default async function setup(project: TestProject) {
     if (url === '/__hits') {
       res.writeHead(200, { ...headers, 'Content-Type': 'application/json' });
       res.end(JSON.stringify(hits));
-      return;
-    }
-    if (url === '/__reset') {
-      hits.length = 0;
-      res.writeHead(204, headers);
-      res.end();
       return;
     }
     hits.push(`${req.method} ${url}`);

@@ -3,9 +3,8 @@
 import * as z from 'zod/mini';
 import { defineTool } from '../worker/define-tool';
 import { command, withArtifact } from '../worker/results';
+import { add, multiply } from './shared-tools';
 import { sleep } from './sleep';
-
-export { sleep };
 
 export const cancelled: string[] = [];
 
@@ -16,21 +15,8 @@ export const seedTools = [
     input: z.object({ city: z.string() }),
     run: ({ city }) => `It is sunny in ${city}.`,
   }),
-  defineTool({
-    name: 'multiply',
-    description: 'Multiply two numbers.',
-    input: z.object({ a: z.number(), b: z.number() }),
-    run: async ({ a, b }) => {
-      await sleep(20);
-      return a * b;
-    },
-  }),
-  defineTool({
-    name: 'add',
-    description: 'Add two numbers.',
-    input: z.object({ a: z.number(), b: z.number() }),
-    run: ({ a, b }) => a + b,
-  }),
+  multiply(),
+  add(),
   defineTool({
     name: 'divide',
     description: 'Divide a by b.',
@@ -60,14 +46,17 @@ export const seedTools = [
     description: 'Count to n, one tick at a time.',
     input: z.object({ n: z.number() }),
     async *run({ n }, { signal, toolCallId }) {
+      let counted = false;
       try {
         for (let i = 1; i <= n; i++) {
+          // A slow tool is the subject: it runs long enough to be cancelled mid-way.
           await sleep(5, signal);
           yield { tick: i };
         }
-      } catch (error) {
-        cancelled.push(toolCallId);
-        throw error;
+        counted = true;
+      } finally {
+        // Stopped by its signal (mid-wait) or closed by its runner (at a yield).
+        if (!counted) cancelled.push(toolCallId);
       }
       return `counted to ${n}`;
     },

@@ -2,6 +2,7 @@
 // start and finish, and hostile ones (boom throws, spin never returns).
 import * as z from 'zod/mini';
 import { defineTool } from '../worker/define-tool';
+import { add } from './shared-tools';
 import { sleep } from './sleep';
 
 const channel = new BroadcastChannel('moat-storm');
@@ -9,15 +10,12 @@ const say = (what: 'start' | 'done', id: string) => channel.postMessage(`${what}
 
 export function stormTools(idempotent: boolean) {
   return [
-    defineTool({
-      name: 'add',
-      description: 'Add two numbers.',
-      input: z.object({ a: z.number(), b: z.number() }),
+    // Synchronous: it starts and finishes in the same moment.
+    add({
       idempotent,
-      run: ({ a, b }, { toolCallId }) => {
+      ran: ({ toolCallId }) => {
         say('start', toolCallId);
         say('done', toolCallId);
-        return a + b;
       },
     }),
     defineTool({
@@ -27,6 +25,7 @@ export function stormTools(idempotent: boolean) {
       idempotent,
       run: async ({ ms }, { toolCallId }) => {
         say('start', toolCallId);
+        // The subject: an innocent call still running when a sibling's fault stops its worker.
         await sleep(ms);
         say('done', toolCallId);
         return 'slept';

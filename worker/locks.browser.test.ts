@@ -1,13 +1,15 @@
 // The second wall in a plain worker: the realm's locks are taken when moat/worker is evaluated,
 // and the guard covers the doors issue #28 names (WebSocketStream, WebTransport, SharedWorker).
 // Each probe would succeed without the lock or the guard: the 'allow' cases show the doors open.
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkerCrashedError } from '../src/errors/worker-crashed-error';
 import { WorkerStartError } from '../src/errors/worker-start-error';
 import { createWorkerPool, type NetworkPolicy, type WorkerPool, type WorkerPoolOptions } from '../src/pool/worker-pool';
+import { type Probe, probeTag } from '../test/probe-hits';
 
-const probeUrl = inject('probeUrl');
 let pool: WorkerPool | undefined;
+/** The probe server, under this test's own tag. */
+let server: Probe;
 let n = 0;
 
 const locksWorker = () => new Worker(new URL('../test/workers/locks.worker.ts', import.meta.url), { type: 'module' });
@@ -24,12 +26,11 @@ async function run(name: string, args: Record<string, unknown> = {}): Promise<st
   if (!pool) throw new Error('no pool started');
   return (await pool.call({ id: `lock-${++n}`, name, args })).content;
 }
-async function hits(): Promise<string[]> {
-  return (await fetch(`${probeUrl}/__hits`)).json();
-}
+/** This test's requests that reached the server (each door tried has settled by then). */
+const hits = () => server.hits();
 
-beforeEach(async () => {
-  await fetch(`${probeUrl}/__reset`);
+beforeEach(() => {
+  server = probeTag();
 });
 afterEach(async () => {
   await pool?.close();
@@ -73,16 +74,16 @@ describe('tool code imported after moat/worker', () => {
 
   it('cannot read the page’s refusal as a yes by redefining MessageEvent.prototype.data', async () => {
     start({ network: onlyAllowed });
-    expect(await run('forge-net', { url: `${probeUrl}/denied` })).toMatch(
+    expect(await run('forge-net', { url: server.url('/denied') })).toMatch(
       /^blocked: NetworkDeniedError: .*refused by the policy function/,
     );
-    expect(await run('forge-net', { url: `${probeUrl}/allowed` })).toBe('reached: reached');
+    expect(await run('forge-net', { url: server.url('/allowed') })).toBe('reached: reached');
     expect(await hits()).toEqual(['GET /allowed']);
   });
 
   it('cannot answer for the page with a getter on Object.prototype', async () => {
     start({ network: onlyAllowed });
-    expect(await run('inherited-sync', { url: `${probeUrl}/denied` })).toMatch(
+    expect(await run('inherited-sync', { url: server.url('/denied') })).toMatch(
       /^blocked: NetworkDeniedError: .*refused by the policy function/,
     );
     expect(await hits()).toEqual([]);
@@ -105,10 +106,10 @@ describe('the doors issue #28 names', () => {
   it("are denied under 'deny': WebSocketStream and WebTransport exist in a dedicated worker; SharedWorker does not", async () => {
     start({ network: 'deny' });
     for (const door of ['websocketstream', 'webtransport'])
-      expect(await run('door', { door, url: `${probeUrl}/${door}` })).toMatch(
+      expect(await run('door', { door, url: server.url(`/${door}`) })).toMatch(
         /^blocked: NetworkDeniedError: .*\(policy 'deny'\)/,
       );
-    expect(await run('door', { door: 'sharedworker', url: `${probeUrl}/shared.js` })).toBe('absent');
+    expect(await run('door', { door: 'sharedworker', url: server.url('/shared.js') })).toBe('absent');
     expect(await hits()).toEqual([]);
   });
 
@@ -116,7 +117,7 @@ describe('the doors issue #28 names', () => {
     start({ network: (url) => new URL(url).pathname.startsWith('/allowed') });
     for (const door of ['websocketstream', 'webtransport'])
       for (const path of [`/denied-${door}`, `/allowed-${door}`])
-        expect(await run('door', { door, url: `${probeUrl}${path}` })).toMatch(
+        expect(await run('door', { door, url: server.url(path) })).toMatch(
           /^blocked: NetworkDeniedError: .*cannot wait for the policy function on the page/,
         );
     expect(await hits()).toEqual([]);
@@ -124,14 +125,15 @@ describe('the doors issue #28 names', () => {
 
   it("reach the server under 'allow' (the probes work)", async () => {
     start({ network: 'allow' });
-    expect(await run('door', { door: 'websocketstream', url: `${probeUrl}/ok-websocketstream` })).toBe(
+    expect(await run('door', { door: 'websocketstream', url: server.url('/ok-websocketstream') })).toBe(
       'reached: constructed',
     );
-    expect(await run('door', { door: 'webtransport', url: `${probeUrl}/ok-webtransport` })).toBe(
+    expect(await hits()).toEqual(['UPGRADE /ok-websocketstream']);
+    expect(await run('door', { door: 'webtransport', url: server.url('/ok-webtransport') })).toBe(
       'reached: constructed',
     );
-    const reached = await hits();
-    expect(reached).toContain('UPGRADE /ok-websocketstream');
-    expect(reached).toContain('UDP');
+    // Its QUIC packets carry no tag (other tests' are counted too): the denied cases above are
+    // judged by their refusal.
+    await expect.poll(() => server.hits({ udp: true }), { timeout: 5_000 }).toContain('UDP');
   });
 });

@@ -2,6 +2,7 @@
 // worker pool, threads in IndexedDB.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addScenario, requestsOf, type Scenario } from '../../test/model-server/scenarios';
+import { watchRuns } from '../../test/pool-helpers';
 import { ModelHTTPError } from '../errors/model-http-error';
 import { isToolMessage } from '../messages/predicates';
 import type { Message, ToolMessage } from '../messages/types';
@@ -17,10 +18,10 @@ import type { AgentEvent, AgentOptions } from './types';
 
 const url = inject('modelServerUrl');
 const KEY = 'browser-key-42';
-const makePool = () =>
+const makePool = (size = 2) =>
   createWorkerPool({
     worker: () => new Worker(new URL('../../test/workers/agent-tools.worker.ts', import.meta.url), { type: 'module' }),
-    size: 2,
+    size,
     network: 'deny',
   });
 
@@ -55,13 +56,6 @@ async function collect(iterable: AsyncIterable<AgentEvent>): Promise<AgentEvent[
   const events: AgentEvent[] = [];
   for await (const e of iterable) events.push(e);
   return events;
-}
-
-function ranIn(): { ids: string[]; stop(): void } {
-  const channel = new BroadcastChannel('moat-agent-runs');
-  const ids: string[] = [];
-  channel.onmessage = (e) => ids.push(e.data as string);
-  return { ids, stop: () => channel.close() };
 }
 
 describe.each(Object.keys(clients))('agent over %s', (name) => {
@@ -216,8 +210,8 @@ describe.each(Object.keys(clients))('agent over %s', (name) => {
     }
     expect(events.at(-1)).toMatchObject({ type: 'finish', stopReason: 'aborted' });
     expect(await checkpointer.get('t')).toEqual(before);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await requestsOf(url, id)).toHaveLength(2);
+    // The model's stream was cut: the server saw the client hang up mid-body, and nothing after.
+    await expect.poll(async () => (await requestsOf(url, id)).map((r) => r.hungUp ?? false)).toEqual([false, true]);
     checkpointer.close();
   });
 
@@ -245,15 +239,18 @@ describe.each(Object.keys(clients))('agent over %s', (name) => {
         { text: 'Outcome: {{results}}' },
       ],
     });
-    const runs = ranIn();
+    const runs = watchRuns('moat-agent-runs');
     const checkpointer = openIndexedDBCheckpointer(db);
     const events = await collect(agent(id, { checkpointer }).stream('delete my groceries note', { threadId: 'x' }));
     const request = events.find((e) => e.type === 'approval-request');
     expect(events.at(-1)).toMatchObject({ type: 'finish', stopReason: 'approval' });
+    // Only add went to a worker: the call waiting for its approval did not.
+    expect(events.flatMap((e) => (e.type === 'tool-started' ? [e.name] : []))).toEqual(['add']);
     checkpointer.close();
 
-    // "Reload": a new pool, a new checkpointer on the same database, a new agent.
-    const pool2 = makePool();
+    // "Reload": a new pool (one worker, whose reports arrive in order), a new checkpointer on
+    // the same database, a new agent.
+    const pool2 = makePool(1);
     const checkpointer2 = openIndexedDBCheckpointer(db);
     const resumed = createAgent({ model: client.make(id), pool: pool2, checkpointer: checkpointer2 });
     const callId = request?.type === 'approval-request' ? request.toolCall.id : '';
@@ -262,8 +259,11 @@ describe.each(Object.keys(clients))('agent over %s', (name) => {
     expect(result.text).toContain(said);
     expect(result.text).toContain('4');
     await expect(resumed.run({ approvals: { [callId]: true } }, { threadId: 'x' })).rejects.toThrow(/none is waiting/);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(runs.ids.filter((x) => x === callId)).toHaveLength(decision === true ? 1 : 0);
+    // A last call on the same worker: once its report is in, any run of the call before it is too.
+    const marker = `marker-${callId}`;
+    await pool2.call({ id: marker, name: 'delete_note', args: { key: 'marker' } });
+    await runs.arrived([marker]);
+    expect(runs.runs.filter((x) => x === callId)).toHaveLength(decision === true ? 1 : 0);
     runs.stop();
     checkpointer2.close();
     pool2.close();

@@ -1,9 +1,7 @@
 // The agent loop in Node: a scripted model and inline tools (the browser tests drive real
 // clients against the wire-protocol server and tools in workers).
-import { describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
-import { sleep } from '../../test/sleep';
-import { defineTool } from '../../worker/define-tool';
+import { describe, expect, it, vi } from 'vitest';
+import { add, deleteNote, fail, multiply, type Ran } from '../../test/shared-tools';
 import { ModelStreamError } from '../errors/model-stream-error';
 import { ToolInvoker } from '../invoker/tool-invoker';
 import { isToolMessage } from '../messages/predicates';
@@ -15,46 +13,10 @@ import { createAgent } from './agent';
 import { newThreadId } from './input';
 import type { AgentEvent, AgentOptions } from './types';
 
+/** The calls that ran, as `name arg arg`. */
 const ran: string[] = [];
-const tools = [
-  defineTool({
-    name: 'multiply',
-    description: 'Multiply two integers.',
-    input: z.object({ a: z.number(), b: z.number() }),
-    run: async ({ a, b }) => {
-      ran.push(`multiply ${a} ${b}`);
-      await sleep(30);
-      return a * b;
-    },
-  }),
-  defineTool({
-    name: 'add',
-    description: 'Add two integers.',
-    input: z.object({ a: z.number(), b: z.number() }),
-    run: ({ a, b }) => {
-      ran.push(`add ${a} ${b}`);
-      return a + b;
-    },
-  }),
-  defineTool({
-    name: 'fail',
-    description: 'Always fails.',
-    input: z.object({}),
-    run: () => {
-      throw new Error('the disk is on fire');
-    },
-  }),
-  defineTool({
-    name: 'delete_note',
-    description: 'Delete a note.',
-    input: z.object({ key: z.string() }),
-    needsApproval: true,
-    run: ({ key }) => {
-      ran.push(`delete ${key}`);
-      return `Deleted ${key}`;
-    },
-  }),
-];
+const record: Ran = ({ name, args }) => ran.push([name, ...Object.values(args)].join(' '));
+const tools = [multiply({ ran: record }), add({ ran: record }), fail(), deleteNote({ ran: record })];
 
 const toolResults = (messages: readonly Message[]) =>
   messages.filter((m): m is ToolMessage => isToolMessage(m)).map((m) => [m.name, m.status, m.content]);
@@ -316,30 +278,42 @@ describe('approvals', () => {
     const result = await again.run({ approvals: { [id]: true } }, { threadId: 'a1' });
     expect(result.stopReason).toBe('end');
     expect(result.text).toBe('Outcome: Deleted groceries | 4');
-    expect(ran).toEqual(['add 2 2', 'delete groceries']);
+    expect(ran).toEqual(['add 2 2', 'delete_note groceries']);
     await expect(again.run({ approvals: { [id]: true } }, { threadId: 'a1' })).rejects.toThrow(/none is waiting/);
-    expect(ran).toEqual(['add 2 2', 'delete groceries']);
+    expect(ran).toEqual(['add 2 2', 'delete_note groceries']);
   });
 
   it('shows a saved thread as a UI restores it: messages, pending calls, and the thread list', async () => {
-    const checkpointer = createMemoryCheckpointer();
-    const agent = agentWith(deleting(), { checkpointer });
-    expect(await agent.thread('nothing')).toBeUndefined();
-    await agent.run('delete it', { threadId: 'r1' });
-    const snapshot = await agentWith(deleting(), { checkpointer }).thread('r1');
-    expect(snapshot).toMatchObject({
-      threadId: 'r1',
-      pendingApprovals: [{ name: 'delete_note', args: { key: 'groceries' } }],
-    });
-    expect(snapshot?.messages[0]).toMatchObject({ role: 'user', content: 'delete it' });
-    expect(snapshot?.updatedAt).toBeTypeOf('number');
-    await sleep(5);
-    await agent.run('hello', { threadId: 'r2' });
-    expect((await agent.threads()).map((t) => t.threadId)).toEqual(['r2', 'r1']);
-    await agent.deleteThread('r1');
-    expect((await agent.threads()).map((t) => t.threadId)).toEqual(['r2']);
-    expect(await agent.thread('r1')).toBeUndefined();
-    await expect(agent.thread('' as string)).rejects.toThrow(/Expected a thread id/);
+    // The clock is the test's: threads are listed by when they were saved.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(1_000_000);
+      const checkpointer = createMemoryCheckpointer();
+      const agent = agentWith(deleting(), { checkpointer });
+      expect(await agent.thread('nothing')).toBeUndefined();
+      await agent.run('delete it', { threadId: 'r1' });
+      const snapshot = await agentWith(deleting(), { checkpointer }).thread('r1');
+      expect(snapshot).toMatchObject({
+        threadId: 'r1',
+        pendingApprovals: [{ name: 'delete_note', args: { key: 'groceries' } }],
+      });
+      expect(snapshot?.messages[0]).toMatchObject({ role: 'user', content: 'delete it' });
+      // Saved at the clock's time (each later save of the run one ms on, so that they stay ordered).
+      expect(snapshot?.updatedAt).toBeGreaterThanOrEqual(1_000_000);
+      expect(snapshot?.updatedAt).toBeLessThan(1_000_100);
+      vi.setSystemTime(2_000_000);
+      await agent.run('hello', { threadId: 'r2' });
+      expect(await agent.threads()).toEqual([
+        { threadId: 'r2', updatedAt: expect.toSatisfy((t: number) => t >= 2_000_000) },
+        { threadId: 'r1', updatedAt: snapshot?.updatedAt },
+      ]);
+      await agent.deleteThread('r1');
+      expect((await agent.threads()).map((t) => t.threadId)).toEqual(['r2']);
+      expect(await agent.thread('r1')).toBeUndefined();
+      await expect(agent.thread('' as string)).rejects.toThrow(/Expected a thread id/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a denied call becomes an error message with the reason', async () => {
@@ -362,7 +336,7 @@ describe('approvals', () => {
       agent.run({ approvals: { [id]: true } }, { threadId: 'c1' }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect(ran.filter((r) => r.startsWith('delete'))).toEqual(['delete groceries']);
+    expect(ran.filter((r) => r.startsWith('delete'))).toEqual(['delete_note groceries']);
   });
 
   it('a new message while a call waits refuses it, so the thread stays well-formed', async () => {
@@ -382,7 +356,7 @@ describe('approvals', () => {
     });
     const result = await agent.run('go');
     expect(result.stopReason).toBe('end');
-    expect(ran).toEqual(['delete groceries']);
+    expect(ran).toEqual(['delete_note groceries']);
     expect(result.text).toMatch(/no math today/);
   });
 

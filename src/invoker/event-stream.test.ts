@@ -32,6 +32,7 @@ describe('eventStream', () => {
       await new Promise((resolve) => controller.signal.addEventListener('abort', resolve));
       reason = controller.signal.reason;
       push(2);
+      // The subject: a run that takes a task more to wind down, which break must wait for.
       await new Promise((resolve) => setTimeout(resolve, 5));
       finished = true;
     });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cancelled, seedTools as inlineTools } from '../../test/seed-tools';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { StateMergeError } from '../errors/state-merge-error';
@@ -361,9 +361,11 @@ describe('events', () => {
   it('an aborted signal rejects the run with its reason and cancels the tools', async () => {
     const c = call('slow_counter', { n: 1000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('user left')), 30);
-    await expect(invoker().run([c], { signal: controller.signal })).rejects.toThrow('user left');
-    expect(cancelled).toContain(c.id);
+    // Aborted once the tool is running: its first tick is out.
+    const stopOnTick = (e: ToolEvent) => e.type === 'tool-output-delta' && controller.abort(new Error('user left'));
+    await expect(invoker().run([c], { signal: controller.signal, onEvent: stopOnTick })).rejects.toThrow('user left');
+    // The run rejects at once; the tool, between two ticks, sees its signal at its next wait.
+    await vi.waitFor(() => expect(cancelled).toContain(c.id), { timeout: 2_000, interval: 1 });
   });
 });
 
@@ -434,8 +436,7 @@ describe('a turn whose calls arrive one by one (begin)', () => {
     const first = call('multiply', { a: 3, b: 12 });
     turn.add(first);
     // Started before the second call exists (the specs of inline tools load first, then it runs).
-    await new Promise((r) => setTimeout(r, 5));
-    expect(events).toContain(`tool-started:${first.id}`);
+    await vi.waitFor(() => expect(events).toContain(`tool-started:${first.id}`), { timeout: 2_000, interval: 1 });
     const second = call('add', { a: 11, b: 49 });
     turn.add(second);
     turn.addInvalid({ id: 'bad_1', name: 'add', args: '{"a":', error: 'cut off' });

@@ -82,7 +82,7 @@ describe('faults', () => {
     await expect(stuck).rejects.toThrow(/Tool 'quick_spin' \(call call_\d+\) timed out after 300 ms/);
     expect(pool.stats.restarted).toBe(1);
     // 500 ms of work: over the tool's limit, under the one this call is given.
-    expect(await pool.call(call('quick_spin', { ms: 500 }), { timeoutMs: 5_000 })).toBeDefined();
+    expect(resultValue(await pool.call(call('quick_spin', { ms: 500 }), { timeoutMs: 5_000 }))).toBeGreaterThan(0);
     expect(pool.stats.restarted).toBe(1);
     await expect(pool.call(call('quick_spin', { ms: -1 }), { timeoutMs: 150 })).rejects.toThrow(
       /timed out after 150 ms/,
@@ -93,19 +93,21 @@ describe('faults', () => {
     pool = testPool({ size: 1 });
     await pool.warm();
     const watch = watchRuns();
-    const stuck = pool.call(call('spin', { ms: -1 }), { timeoutMs: 200 });
-    const behind = [
-      pool.call(call('echo', { text: 'queued behind the loop' })),
-      pool.call(call('add', { a: 2, b: 2 })),
-    ];
+    const spin = call('spin', { ms: -1 });
+    const echo = call('echo', { text: 'queued behind the loop' });
+    const stuck = pool.call(spin, { timeoutMs: 200 });
+    const behind = [pool.call(echo), pool.call(call('add', { a: 2, b: 2 }))];
     await expect(stuck).rejects.toBeInstanceOf(ToolTimeoutError);
     const results = await Promise.all(behind.map(settle));
-    watch.stop();
     expect(results.map((r) => (r.ok ? resultValue(r.value) : r.error))).toEqual([
       { text: 'queued behind the loop' },
       4,
     ]);
     expect(pool.stats).toMatchObject({ recovered: 2, restarted: 1 });
+    // The loop ran once; the echo queued behind it ran once, on the fresh worker.
+    await watch.arrived([spin.id, echo.id]);
+    watch.stop();
+    expect([...watch.runs].sort()).toEqual([spin.id, echo.id].sort());
   });
 
   it('a call the stopped worker never started runs on another worker', async () => {
@@ -134,7 +136,7 @@ describe('faults', () => {
     await expect(stuck).rejects.toBeInstanceOf(ToolTimeoutError);
     const [echo, artifact, failed] = await Promise.all(finished);
     expect(echo?.ok && resultValue(echo.value)).toEqual({ text: 'kept' });
-    expect(artifact?.ok && artifact.value.artifact).toBeDefined();
+    expect(artifact?.ok && artifact.value.artifact).toEqual([{ a: 1 }, { a: 2 }]);
     expect(!failed?.ok && failed?.error).toBeInstanceOf(ToolExecutionError);
     expect(pool.stats).toMatchObject({ restarted: 1 });
   });
@@ -142,13 +144,19 @@ describe('faults', () => {
   it('aborts a call: rejects with the signal reason, the tool sees its signal', async () => {
     pool = testPool({ size: 1 });
     await pool.warm();
+    const watch = watchRuns();
     const controller = new AbortController();
-    const pending = pool.call(call('slow', { ms: 10_000 }), { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('user pressed stop')), 50);
+    const slow = call('slow', { ms: 10_000 });
+    const pending = pool.call(slow, { signal: controller.signal });
+    await watch.arrived([slow.id]); // running in the worker
+    controller.abort(new Error('user pressed stop'));
     await expect(pending).rejects.toThrow('user pressed stop');
-    await new Promise((r) => setTimeout(r, 700));
-    expect(pool.stats.restarted).toBe(0);
+    await watch.arrived([`stopped:${slow.id}`]);
+    watch.stop();
+    // The tool stopped, and said so to the pool before it answers the next call (one worker, one
+    // channel, in order): its grace period is over and its worker kept.
     expect(resultValue(await pool.call(call('add', { a: 1, b: 1 })))).toBe(2);
+    expect(pool.stats.restarted).toBe(0);
     const already = new AbortController();
     already.abort(new Error('too late'));
     await expect(pool.call(call('add', { a: 1, b: 1 }), { signal: already.signal })).rejects.toThrow('too late');
@@ -157,12 +165,16 @@ describe('faults', () => {
   it('stops the worker of a tool that ignores its abort signal past the grace period', async () => {
     pool = testPool({ size: 1, abortGraceMs: 100 });
     await pool.warm();
+    const watch = watchRuns();
     const controller = new AbortController();
-    const pending = pool.call(call('ignore_abort'), { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('stop')), 50);
+    const stubborn = call('ignore_abort');
+    const pending = pool.call(stubborn, { signal: controller.signal });
+    await watch.arrived([stubborn.id]); // running in the worker
+    watch.stop();
+    controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(pool.stats.restarted).toBe(1);
+    expect(pool.stats.restarted).toBe(0); // its grace has only begun
+    await expect.poll(() => pool?.stats.restarted, { timeout: 2_000 }).toBe(1);
     expect(resultValue(await pool.call(call('add', { a: 2, b: 3 })))).toBe(5);
   });
 
@@ -298,7 +310,12 @@ describe('faults', () => {
         );
       }),
     );
-    await new Promise((r) => setTimeout(r, 100));
+    // The run reports of the calls that succeeded: each was sent before its result.
+    const succeeded = plan.filter(({ kind }, i) => (kind === 'echo' || kind === 'slow') && outcomes[i]?.ok);
+    await watch.arrived(
+      succeeded.map(({ id }) => id),
+      10_000,
+    );
     watch.stop();
 
     const ranCount = new Map<string, number>();
@@ -355,9 +372,13 @@ describe('queue, close and start failures', () => {
 
   it('close rejects queued and running calls and refuses new ones', async () => {
     pool = testPool({ size: 1, concurrency: 1 });
-    const running = pool.call(call('slow', { ms: 5_000 }));
+    const watch = watchRuns();
+    const slow = call('slow', { ms: 5_000 });
+    const running = pool.call(slow);
     const queued = pool.call(call('add', { a: 1, b: 1 }));
-    await new Promise((r) => setTimeout(r, 50));
+    await watch.arrived([slow.id]); // running in the worker, the other call queued behind it
+    watch.stop();
+    expect(pool.stats).toMatchObject({ running: 1, queued: 1 });
     await pool.close();
     await expect(running).rejects.toBeInstanceOf(PoolClosedError);
     await expect(queued).rejects.toBeInstanceOf(PoolClosedError);
@@ -524,8 +545,11 @@ describe('describing the tools', () => {
     // loaded machine); the call then outlasts it.
     pool = testPool({ size: 1, startTimeoutMs: 1_500 });
     await pool.warm();
-    const long = pool.call(call('spin', { ms: 2_500 }));
-    await new Promise((r) => setTimeout(r, 50));
+    const watch = watchRuns();
+    const spin = call('spin', { ms: 2_500 });
+    const long = pool.call(spin);
+    await watch.arrived([spin.id]); // the worker is busy with it
+    watch.stop();
     const specs = await pool.specs();
     expect(specs.map((s) => s.name)).toContain('spin');
     expect(resultValue(await long)).toBeGreaterThan(0);
@@ -535,8 +559,11 @@ describe('describing the tools', () => {
   it('asks the replacement when the worker asked is stopped by a call of its own', async () => {
     pool = testPool({ size: 1, timeoutMs: 300 });
     await pool.warm();
-    const stuck = pool.call(call('spin', { ms: -1 }));
-    await new Promise((r) => setTimeout(r, 50));
+    const watch = watchRuns();
+    const spin = call('spin', { ms: -1 });
+    const stuck = pool.call(spin);
+    await watch.arrived([spin.id]); // the worker is stuck in it
+    watch.stop();
     const specs = pool.specs();
     await expect(stuck).rejects.toBeInstanceOf(ToolTimeoutError);
     expect((await specs).map((s) => s.name)).toContain('spin');

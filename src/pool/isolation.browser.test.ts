@@ -1,7 +1,8 @@
 // A hostile call costs only itself: finished results are never lost, calls cut off by a
 // sibling's fault re-run when their tool is idempotent (once), offenders go to quarantine, and
 // the network is closed unless the pool opens it. Runs isolated and not ('browser-plain').
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { watchRuns } from '../../test/pool-helpers';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { ToolInvoker } from '../invoker/tool-invoker';
@@ -24,31 +25,34 @@ const make = (options: Partial<WorkerPoolOptions> & { worker: () => Worker }) =>
   createWorkerPool({ size: 1, ...options });
 let n = 0;
 const call = (name: string, args: Record<string, unknown> = {}) => ({ id: `${name}_${++n}`, name, args });
+/** The storm tools' reports (`start:<id>`, `done:<id>`): plain workers only (a sealed one's origin cannot reach it). */
+const watchStorm = () => watchRuns('moat-storm');
 
 describe(`fault isolation (cross-origin isolated: ${crossOriginIsolated})`, () => {
   it('a result finished before a sibling blocks the worker is delivered, not lost with it', async () => {
     pool = make({ worker: plain });
     await pool.warm();
     // One batch: add answers synchronously, then spin holds the thread until it is stopped.
-    const added = pool.call(call('add', { a: 2, b: 3 }));
-    const boom = pool.call(call('boom'));
-    const spun = pool.call(call('spin'), { timeoutMs: 2_000 });
-    const spinEnds = expect(spun).rejects.toBeInstanceOf(ToolTimeoutError);
-    const start = performance.now();
+    const settled: string[] = [];
+    const added = pool.call(call('add', { a: 2, b: 3 })).finally(() => settled.push('add'));
+    const boom = pool.call(call('boom')).finally(() => settled.push('boom'));
+    const spun = pool.call(call('spin'), { timeoutMs: 2_000 }).finally(() => settled.push('spin'));
     expect(resultValue(await added)).toBe(5);
     await expect(boom).rejects.toMatchObject({ name: 'ToolExecutionError' });
-    // Not held until the loop's time runs out: posted before spin started (no shared memory), or
-    // read from the result stash while it spins (within PEEK_MS).
-    expect(performance.now() - start).toBeLessThan(1_000);
-    await spinEnds;
+    await expect(spun).rejects.toBeInstanceOf(ToolTimeoutError);
+    // Not held until the loop's time ran out: each was posted before spin started.
+    expect(settled).toEqual(['add', 'boom', 'spin']);
   });
 
   it('a started call of an idempotent tool re-runs once on a fresh worker, and says so', async () => {
     pool = make({ worker: idempotent });
     await pool.warm();
     const reruns: string[] = [];
-    const slept = pool.call(call('sleep', { ms: 300 }), { onRerun: ({ toolCallId }) => reruns.push(toolCallId) });
-    await new Promise((r) => setTimeout(r, 30)); // started, and waiting
+    const storm = watchStorm();
+    const sleep = call('sleep', { ms: 300 });
+    const slept = pool.call(sleep, { onRerun: ({ toolCallId }) => reruns.push(toolCallId) });
+    await storm.arrived([`start:${sleep.id}`]); // started, and waiting
+    storm.stop();
     await expect(pool.call(call('spin'), { timeoutMs: 50 })).rejects.toBeInstanceOf(ToolTimeoutError);
     expect(resultValue(await slept)).toBe('slept');
     expect(reruns).toHaveLength(1);
@@ -58,8 +62,11 @@ describe(`fault isolation (cross-origin isolated: ${crossOriginIsolated})`, () =
   it('a started call of a tool that is not idempotent fails, naming the call that caused it', async () => {
     pool = make({ worker: plain });
     await pool.warm();
-    const slept = pool.call(call('sleep', { ms: 300 }));
-    await new Promise((r) => setTimeout(r, 30));
+    const storm = watchStorm();
+    const sleep = call('sleep', { ms: 300 });
+    const slept = pool.call(sleep);
+    await storm.arrived([`start:${sleep.id}`]); // started, and waiting
+    storm.stop();
     const spin = call('spin');
     await expect(pool.call(spin, { timeoutMs: 50 })).rejects.toBeInstanceOf(ToolTimeoutError);
     const error = await slept.catch((e: unknown) => e as WorkerCrashedError);
@@ -72,15 +79,16 @@ describe(`fault isolation (cross-origin isolated: ${crossOriginIsolated})`, () =
   it('a second kill of the same call is final', async () => {
     pool = make({ worker: idempotent, quarantineMs: 0 }); // no quarantine: the second spin lands beside it
     await pool.warm();
-    let rerun!: () => void;
-    const wasRerun = new Promise<void>((r) => {
-      rerun = r;
-    });
-    const slept = pool.call(call('sleep', { ms: 1000 }), { onRerun: () => rerun() });
-    await new Promise((r) => setTimeout(r, 30));
+    const storm = watchStorm();
+    const reruns: string[] = [];
+    const sleep = call('sleep', { ms: 1000 });
+    const slept = pool.call(sleep, { onRerun: ({ toolCallId }) => reruns.push(toolCallId) });
+    await storm.arrived([`start:${sleep.id}`]);
     await expect(pool.call(call('spin'), { timeoutMs: 50 })).rejects.toBeInstanceOf(ToolTimeoutError);
-    await wasRerun;
-    await new Promise((r) => setTimeout(r, 30));
+    // Started again on the fresh worker (the second start report), where the next spin lands beside it.
+    await vi.waitFor(() => expect(storm.runs.filter((r) => r === `start:${sleep.id}`)).toHaveLength(2));
+    storm.stop();
+    expect(reruns).toEqual([sleep.id]);
     await expect(pool.call(call('spin'), { timeoutMs: 50 })).rejects.toBeInstanceOf(ToolTimeoutError);
     await expect(slept).rejects.toBeInstanceOf(WorkerCrashedError);
     expect(pool.stats.rerun).toBe(1);
@@ -102,10 +110,13 @@ describe(`fault isolation (cross-origin isolated: ${crossOriginIsolated})`, () =
     pool = make({ worker: idempotent });
     const invoker = await ToolInvoker.create({ pool });
     const events: ToolEvent[] = [];
-    const turn = invoker.run(aiMessage({ toolCalls: [call('sleep', { ms: 300 })] }), {
+    const storm = watchStorm();
+    const sleep = call('sleep', { ms: 300 });
+    const turn = invoker.run(aiMessage({ toolCalls: [sleep] }), {
       onEvent: (e) => events.push(e),
     });
-    await new Promise((r) => setTimeout(r, 60));
+    await storm.arrived([`start:${sleep.id}`]); // started, and waiting
+    storm.stop();
     await expect(pool.call(call('spin'), { timeoutMs: 50 })).rejects.toBeInstanceOf(ToolTimeoutError);
     const { messages } = await turn;
     expect(messages[0]?.content).toBe('slept');

@@ -1,19 +1,25 @@
 // The network policy, enforced inside the worker: a denied tool reaches nothing on a second
 // local server, through any door. import() is closed only by the worker script's CSP.
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Probe, probeTag } from '../../test/probe-hits';
 import { createWorkerPool, type NetworkPolicy, type WorkerPool } from './worker-pool';
 
-const probeUrl = inject('probeUrl');
 let pool: WorkerPool | undefined;
+/** The probe server, under this test's own tag. */
+let server: Probe;
 
 const plainWorker = () =>
   new Worker(new URL('../../test/workers/network.worker.ts', import.meta.url), { type: 'module' });
 const cspWorker = () =>
   new Worker(new URL('../../test/workers/csp-network.worker.ts', import.meta.url), { type: 'module' });
 
-async function hits(): Promise<string[]> {
-  return (await fetch(`${probeUrl}/__hits`)).json();
-}
+/**
+ * This test's requests that reached the server. Read once a probe has answered: each door it
+ * tries settles only once its URL was fetched or refused (a socket's open, error or close, a
+ * font's load, a nested worker's error), but a notification's icon, which the allowed cases wait
+ * for with `server.reached()`.
+ */
+const hits = () => server.hits();
 
 async function probe(
   door: string,
@@ -23,14 +29,14 @@ async function probe(
   options = {},
 ): Promise<string> {
   pool = createWorkerPool({ worker, size: 1, network, timeoutMs: 10_000, ...options });
-  const result = await pool.call({ id: `${door}`, name: 'probe', args: { door, url: `${probeUrl}${path}` } });
+  const result = await pool.call({ id: `${door}`, name: 'probe', args: { door, url: server.url(path) } });
   await pool.close();
   pool = undefined;
   return result.content;
 }
 
-beforeEach(async () => {
-  await fetch(`${probeUrl}/__reset`);
+beforeEach(() => {
+  server = probeTag();
 });
 afterEach(async () => {
   await pool?.close();
@@ -90,7 +96,7 @@ describe("network: 'deny'", () => {
     const result = await pool.call({
       id: 'default',
       name: 'probe',
-      args: { door: 'fetch', url: `${probeUrl}/default` },
+      args: { door: 'fetch', url: server.url('/default') },
     });
     expect(result.content).toMatch(/^blocked: NetworkDeniedError: .*\(policy 'deny'\)/);
     expect(await hits()).toEqual([]);
@@ -98,7 +104,7 @@ describe("network: 'deny'", () => {
 
   it('says why, with a NetworkDeniedError', async () => {
     expect(await probe('fetch', '/why', 'deny')).toBe(
-      `blocked: NetworkDeniedError: Network access denied by the pool's policy: fetch ${probeUrl}/why (policy 'deny')`,
+      `blocked: NetworkDeniedError: Network access denied by the pool's policy: fetch ${server.url('/why')} (policy 'deny')`,
     );
   });
 
@@ -123,7 +129,7 @@ describe("network: 'allow'", () => {
     '%s goes through, with what the guard passes on (a string, a Request, a copy of the options)',
     async (door) => {
       expect(await probe(door, `/ok-${door}`, 'allow')).toMatch(/^reached/);
-      expect((await hits()).map((h) => h.split(' ')[1])).toContain(`/ok-${door}`);
+      expect((await server.reached()).map((h) => h.split(' ')[1])).toContain(`/ok-${door}`);
     },
   );
 

@@ -115,7 +115,8 @@ describe('tool runtime through the pool', () => {
     controller.abort(new Error('changed my mind'));
     await expect(pending).rejects.toThrow('changed my mind');
     expect(resultValue(await pool.call({ id: 'after', name: 'echo', args: { text: 'y' } }))).toEqual({ text: 'y' });
-    await new Promise((r) => setTimeout(r, 20));
+    // One worker, whose reports arrive in order: a run of the first call would be heard before this.
+    await watch.arrived(['after']);
     watch.stop();
     expect(watch.runs).toEqual(['after']);
   });
@@ -133,8 +134,11 @@ describe('tool runtime through the pool', () => {
       quarantined: 0,
     });
     await pool.warm();
-    const slow = pool.call(call('slow', { ms: 100 }));
-    await new Promise((r) => setTimeout(r, 20));
+    const watch = watchRuns();
+    const slowCall = call('slow', { ms: 100 });
+    const slow = pool.call(slowCall);
+    await watch.arrived([slowCall.id]); // running in a worker
+    watch.stop();
     expect(pool.stats).toMatchObject({ workers: 2, busy: 1, running: 1 });
     await slow;
     expect(pool.stats).toMatchObject({ busy: 0, running: 0 });

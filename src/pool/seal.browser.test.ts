@@ -1,20 +1,13 @@
-import { afterAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { call } from '../../test/pool-helpers';
+import { type Probe, probeTag } from '../../test/probe-hits';
 import probeUrl from '../../test/workers/seal-probe.worker.ts?worker&url';
 import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
 
 // What each mode stops (docs/isolation.md), probed with the built-ins a module kept from before
 // moat/worker: the JavaScript guard cannot stop those, so what stops them is the browser's seal.
-// The probe server (test/probe-server.ts) counts every request that reaches it.
-
-const server = inject('probeUrl');
-/**
- * The requests of one test, by a tag in their URLs: the probe server is shared by test files that
- * run side by side (none resets it here). Its UDP packets ('UDP') carry no tag.
- */
-const newTag = () => `seal-${Math.random().toString(36).slice(2)}`;
-const hits = async (tag: string): Promise<string[]> =>
-  ((await (await fetch(`${server}/__hits`)).json()) as string[]).filter((h) => h === 'UDP' || h.includes(`/${tag}-`));
+// The probe server (test/probe-server.ts) counts every request that reaches it; each test reads
+// its own (test/probe-hits.ts), and the UDP packets ('UDP', a WebTransport's), which carry no tag.
 const NETWORK_DOORS = [
   'fetch',
   'xhr',
@@ -44,21 +37,21 @@ function poolOf(worker: WorkerPoolOptions['worker']): WorkerPool {
 }
 
 /** Each door tried once, one after the other; what each said. */
-async function tryDoors(pool: WorkerPool, tag: string): Promise<Record<string, string>> {
+async function tryDoors(pool: WorkerPool, probe: Probe): Promise<Record<string, string>> {
   const said: Record<string, string> = {};
   for (const door of NETWORK_DOORS) {
-    said[door] = (await pool.call(call('door', { door, url: `${server}/${tag}-${door}.js` }))).content as string;
+    said[door] = (await pool.call(call('door', { door, url: probe.url(`/${door}.js`) }))).content as string;
   }
   return said;
 }
 
 describe("network: 'deny'", () => {
   it("sealed (the default): no door reaches the probe server, each refused by the frame's policy", async () => {
-    const tag = newTag();
-    const said = await tryDoors(poolOf(probeUrl), tag);
+    const probe = probeTag();
+    const said = await tryDoors(poolOf(probeUrl), probe);
     // A WebTransport's packets ('UDP') cannot be told from those of other files' probes: that door
     // is judged by its refusal below. Here sealed, none was seen in runs of this file alone.
-    expect((await hits(tag)).filter((h) => h !== 'UDP')).toEqual([]);
+    expect(await probe.hits()).toEqual([]);
     expect(said.webtransport).toMatch(/^blocked: /);
     for (const door of NETWORK_DOORS) expect(said[door], door).not.toMatch(/^reached: (?!absent)/);
     // The browser said no, not the JavaScript guard (whose refusals are NetworkDeniedError): the
@@ -71,12 +64,12 @@ describe("network: 'deny'", () => {
   });
 
   it('plain: a module that ran before moat/worker reaches the server through these doors', async () => {
-    const tag = newTag();
-    const said = await tryDoors(poolOf(plain), tag);
+    const probe = probeTag();
+    const said = await tryDoors(poolOf(plain), probe);
     // A WebTransport's QUIC packets are counted as 'UDP' by the probe server.
     const reached = new Set(
-      (await hits(tag)).map((h) =>
-        h === 'UDP' ? 'webtransport' : h.split(' ')[1]?.slice(tag.length + 2, -'.js'.length),
+      (await probe.hits({ udp: true })).map((h) =>
+        h === 'UDP' ? 'webtransport' : h.split(' ')[1]?.slice(1, -'.js'.length),
       ),
     );
     // All but these: a nested worker of another origin's script (refused before any request),

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { call } from '../../test/pool-helpers';
+import { probeTag } from '../../test/probe-hits';
 import networkToolsUrl from '../../test/workers/network.worker.ts?worker&url';
 import storeOpenUrl from '../../test/workers/store-open.worker.ts?worker&url';
 import storeScopedUrl from '../../test/workers/store-scoped.worker.ts?worker&url';
@@ -98,20 +99,15 @@ describe('a sealed pool (worker: url)', () => {
 
 // What 'deny' closes is probed door by door in seal.browser.test.ts.
 describe('a sealed pool and the network', () => {
-  const probeUrl = inject('probeUrl');
-  const hits = async (): Promise<string[]> => (await fetch(`${probeUrl}/__hits`)).json();
+  const server = probeTag();
   const probe = async (door: string, path: string, network: 'allow' | 'deny') => {
     pool = createWorkerPool({ worker: networkToolsUrl, size: 1, network, timeoutMs: 10_000 });
-    return (await pool.call(call('probe', { door, url: `${probeUrl}${path}` }))).content;
+    return (await pool.call(call('probe', { door, url: server.url(path) }))).content;
   };
-
-  beforeEach(async () => {
-    await fetch(`${probeUrl}/__reset`);
-  });
 
   it("under 'allow' reaches servers that answer an opaque origin (CORS)", async () => {
     expect(await probe('fetch', '/framed-ok', 'allow')).toMatch(/^reached/);
-    expect((await hits()).map((h) => h.split(' ')[1])).toContain('/framed-ok');
+    expect(await server.hits()).toEqual(['GET /framed-ok']);
   });
 });
 

@@ -133,12 +133,11 @@ out`,
     expect(done).toBeLessThan(100);
     expect(why).toBe('A script may have 32 tool calls running at once');
 
-    const started = performance.now();
     const left = await run(`tools.slow({ ms: 5000 }); 'not waiting'`);
     expect((left.at(-1) as { text: string }).text).toBe('Result: "not waiting"');
     const slow = left.filter((e) => 'parentToolCallId' in e && e.parentToolCallId === 'k');
-    // Started, then stopped, never finished (a progress delta may come in between).
+    // Started, then stopped, never finished (a progress delta may come in between): waited for,
+    // it would have finished after its 5 s.
     expect(slow.map((e) => e.type).filter((t) => t !== 'tool-output-delta')).toEqual(['tool-started', 'tool-error']);
-    expect(performance.now() - started).toBeLessThan(4_000);
   });
 });

@@ -3,7 +3,7 @@ import { storeContract } from '../../test/store-contract';
 import { deferredStore } from './deferred-store';
 import { createMemoryStore } from './memory-store';
 
-// The store arrives a few ticks late, as a worker's store code does while it loads.
+// The subject: a store that arrives a task late, as a worker's store code does while it loads.
 const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 1));
 
 storeContract('deferredStore', (clock) => deferredStore(later(createMemoryStore({ now: clock.now }))));
@@ -36,10 +36,11 @@ describe('deferredStore', () => {
   it('closes the store once it has come', async () => {
     const inner = createMemoryStore();
     const close = vi.spyOn(inner, 'close');
-    const store = deferredStore(later(inner));
+    let arrive!: (store: typeof inner) => void;
+    const store = deferredStore(new Promise<typeof inner>((resolve) => (arrive = resolve)));
     store.close();
-    await later(undefined);
-    await later(undefined);
-    expect(close).toHaveBeenCalledOnce();
+    expect(close).not.toHaveBeenCalled();
+    arrive(inner);
+    await vi.waitFor(() => expect(close).toHaveBeenCalledOnce(), { timeout: 1_000, interval: 1 });
   });
 });

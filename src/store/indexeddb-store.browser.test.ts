@@ -1,5 +1,5 @@
 import { openDB } from 'idb';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { storeContract } from '../../test/store-contract';
 import storeToolsUrl from '../../test/workers/store.worker.ts?worker&url';
 import { StorePermissionError } from '../errors/store-permission-error';
@@ -37,30 +37,32 @@ async function rawKeys(name: string, storeName = 'entries'): Promise<unknown[]> 
   }
 }
 
-const settle = async (ms = 100) => new Promise((r) => setTimeout(r, ms));
+/** The sweeps a store starts (in the background, a task after the write or the open that asks). */
+const watchSweeps = (store: Store) => vi.spyOn(store as unknown as { sweep(): Promise<number> }, 'sweep');
 
 describe('IndexedDB store: sweeping expired items', () => {
   it('deletes what expired when a write comes after the sweep interval, and on open', async () => {
     let now = 1_000_000;
     const { name, store } = fresh(() => now);
+    const sweeps = watchSweeps(store);
     await store.put(['t'], 'short', 1, { ttlMs: 1000 });
     await store.put(['t'], 'keep', 2, { ttlMs: 1000 });
     await store.put(['t'], 'keep', 2); // permanent again: its old expiry must not delete it
-    await settle();
     now += 2000; // expired, but the last sweep (on open) was moments ago
     await store.put(['t'], 'other', 3);
-    await settle();
-    expect(await rawKeys(name)).toHaveLength(3);
 
     now += SWEEP_INTERVAL_MS;
     await store.put(['t'], 'later', 4);
-    await settle();
-    expect(await rawKeys(name)).toEqual([
+    const swept = [
       [['t'], 'keep'],
       [['t'], 'later'],
       [['t'], 'other'],
-    ]);
+    ];
+    await expect.poll(() => rawKeys(name)).toEqual(swept);
     expect(await rawKeys(name, 'expiries')).toEqual([]);
+    // Two sweeps, on open and after the interval: none for 'other', written within it. Its sweep
+    // would have been asked for first, so it would have started before the one just seen.
+    expect(sweeps).toHaveBeenCalledTimes(2);
 
     await store.put(['t'], 'brief', 5, { ttlMs: 10 });
     store.close();
@@ -68,8 +70,8 @@ describe('IndexedDB store: sweeping expired items', () => {
     const reopened = openIndexedDBStore(name, { now: () => now });
     opened.push({ name, store: reopened });
     expect(await reopened.get(['t'], 'brief')).toBeUndefined();
-    await settle();
-    expect(await rawKeys(name)).toHaveLength(3);
+    // Swept on open.
+    await expect.poll(() => rawKeys(name)).toEqual(swept);
   });
 });
 
@@ -125,11 +127,12 @@ describe('IndexedDB store: robustness', () => {
     expect(await store.get(['m'], 'brief')).toBeUndefined();
     now += SWEEP_INTERVAL_MS;
     await store.put(['m'], 'other', 3);
-    await settle();
-    expect(await rawKeys(name)).toEqual([
-      [['m'], 'kept'],
-      [['m'], 'other'],
-    ]);
+    await expect
+      .poll(() => rawKeys(name))
+      .toEqual([
+        [['m'], 'kept'],
+        [['m'], 'other'],
+      ]);
     expect(await rawKeys(name, 'expiries')).toEqual([]);
   });
 

@@ -11,7 +11,8 @@
  *   some bytes (cleanly or by a reset), garbage, slow chunks;
  * - replays of the recorded streams in `../shared/fixtures`;
  * - malformed requests refused with the provider's own 400 body, a wrong key with its 401;
- * - every request recorded, for assertions (`GET /_requests/<scenario>`).
+ * - every request recorded, for assertions (`GET /_requests/<scenario>`), with whether the client
+ *   hung up before its stream ended.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -60,6 +61,8 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
   /** What the server answered: a status, or 'stream'. */
   answer: number | 'stream';
+  /** The client hung up before the streamed body ended (an abort). */
+  hungUp?: true;
 }
 
 const FIXTURES = resolve(import.meta.dirname, '../../../shared/fixtures/streams');
@@ -146,13 +149,14 @@ export async function startModelServer(options: { port?: number; scenarios?: Sce
         );
       }
       res.writeHead(200, { 'content-type': contentType(format), 'cache-control': 'no-store' });
-      await writeInPieces(
+      const whole = await writeInPieces(
         res,
         Buffer.from(text),
         scenario,
         fault && 'cutAfter' in fault ? fault : undefined,
         seedOf(attemptKey),
       );
+      if (!whole) record.hungUp = true;
     } catch (error) {
       if (!res.headersSent) json(res, 500, { error: String(error) });
       else res.destroy();
@@ -211,24 +215,27 @@ function seedOf(text: string): () => number {
   };
 }
 
+/** Write the body in pieces; false when the client hung up before the last one was written. */
 async function writeInPieces(
   res: ServerResponse,
   bytes: Buffer,
   scenario: Scenario,
   cut: { cutAfter: number; mode?: 'end' | 'reset' } | undefined,
   random: () => number,
-): Promise<void> {
+): Promise<boolean> {
   const limit = cut ? Math.min(cut.cutAfter, bytes.length) : bytes.length;
   const maxPiece = scenario.maxPiece ?? 64;
   for (let at = 0; at < limit; ) {
     const size = Math.min(limit - at, 1 + Math.floor(random() * maxPiece));
     res.write(bytes.subarray(at, at + size));
     at += size;
-    if (res.destroyed) return;
+    // The client hung up with pieces still to come.
+    if (res.destroyed) return at >= limit;
     await new Promise((done) => setTimeout(done, scenario.delayMs ?? 0));
   }
   if (cut?.mode === 'reset') res.destroy();
   else res.end();
+  return true;
 }
 
 function cors(req: IncomingMessage, res: ServerResponse): void {

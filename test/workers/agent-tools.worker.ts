@@ -1,24 +1,18 @@
 /// <reference lib="webworker" />
-// Tools for the agent's browser tests: math (the seed tools'), a failure, a slow one, and one that
-// needs approval.
+// Tools for the agent's browser tests: the shared math tools, a failure, one that needs approval
+// (it reports each run, for exactly-once checks), and a slow one of its own.
 import { defineTool, serveTools } from 'moat/worker';
 import * as z from 'zod/mini';
-import { seedTools } from '../seed-tools';
+import { add, deleteNote, fail, multiply } from '../shared-tools';
 import { sleep } from '../sleep';
 
 /** Tell the test page a call really ran (exactly-once checks). */
 const runs = new BroadcastChannel('moat-agent-runs');
 
 serveTools([
-  ...seedTools.filter((t) => t.name === 'multiply' || t.name === 'add'),
-  defineTool({
-    name: 'fail',
-    description: 'Always fails.',
-    input: z.object({}),
-    run: () => {
-      throw new Error('the disk is on fire');
-    },
-  }),
+  multiply(),
+  add(),
+  fail(),
   defineTool({
     name: 'slow',
     description: 'Take a while, reporting progress.',
@@ -27,19 +21,11 @@ serveTools([
       for (let t = 0; t < ms; t += 50) {
         signal.throwIfAborted();
         yield { progress: t / ms };
+        // A slow tool is the subject: one that is still running when the test stops it.
         await sleep(50);
       }
       return 'slept';
     },
   }),
-  defineTool({
-    name: 'delete_note',
-    description: 'Delete a note (asks first).',
-    input: z.object({ key: z.string() }),
-    needsApproval: true,
-    run: ({ key }, { toolCallId }) => {
-      runs.postMessage(toolCallId);
-      return `Deleted ${key}`;
-    },
-  }),
+  deleteNote({ ran: ({ toolCallId }) => runs.postMessage(toolCallId) }),
 ]);

@@ -3,7 +3,20 @@
 import { defineTool } from 'moat/worker';
 import * as z from 'zod';
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Resolves with the first of `events` that `target` fires, or with 'no event' after `ms` (a bound,
+ * not a wait): a door has tried its URL by the time it says open, error or close.
+ */
+function firstOf(target: EventTarget, events: string[], ms = 5_000): Promise<string> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('no event'), ms);
+    for (const type of events)
+      target.addEventListener(type, () => {
+        clearTimeout(timer);
+        resolve(type);
+      });
+  });
+}
 
 /** A synchronous XMLHttpRequest GET: the response text. */
 function syncGet(url: string): string {
@@ -48,7 +61,8 @@ async function attempt(door: string, url: string): Promise<string> {
     case 'forged-answer': {
       // Answer the worker's own network question as if the page had allowed it.
       const pending = fetch(url);
-      await wait(0);
+      // The subject: forged answers dispatched a task later, while the page's answer is on its way.
+      await new Promise((r) => setTimeout(r, 0));
       for (let ask = 0; ask < 10; ask++)
         self.dispatchEvent(new MessageEvent('message', { data: { t: 'net', ask, allow: true } }));
       return (await pending).text();
@@ -67,29 +81,30 @@ async function attempt(door: string, url: string): Promise<string> {
       return syncGet(url);
     case 'websocket': {
       const ws = new WebSocket(url.replace('http', 'ws'));
-      await wait(200);
+      const said = await firstOf(ws, ['open', 'error', 'close']);
       ws.close();
-      return 'constructed';
+      return `constructed, then ${said}`;
     }
     case 'websocket-constructor': {
       const Original = WebSocket.prototype.constructor as typeof WebSocket;
-      new Original(url.replace('http', 'ws'));
-      await wait(200);
-      return 'constructed';
+      const ws = new Original(url.replace('http', 'ws'));
+      const said = await firstOf(ws, ['open', 'error', 'close']);
+      ws.close();
+      return `constructed, then ${said}`;
     }
     case 'eventsource': {
       const es = new EventSource(url);
-      await wait(200);
+      const said = await firstOf(es, ['message', 'error']);
       es.close();
-      return 'constructed';
+      return `constructed, then ${said}`;
     }
     case 'import-scripts':
       importScripts(url);
       return 'imported';
     case 'nested-worker': {
-      new Worker(url);
-      await wait(100);
-      return 'started';
+      // The probe server answers with a module, which a classic worker cannot parse: its error
+      // event comes once the script was fetched.
+      return `started, then ${await firstOf(new Worker(url), ['error', 'message'])}`;
     }
     case 'cache': {
       const cache = await caches.open('probe');
@@ -107,15 +122,16 @@ async function attempt(door: string, url: string): Promise<string> {
     case 'xhr-flip':
       return syncGet(flip(url));
     case 'websocket-flip': {
-      new WebSocket(flip(url.replace('http', 'ws')));
-      await wait(200);
-      return 'constructed';
+      const ws = new WebSocket(flip(url.replace('http', 'ws')));
+      const said = await firstOf(ws, ['open', 'error', 'close']);
+      ws.close();
+      return `constructed, then ${said}`;
     }
     case 'eventsource-flip': {
       const es = new EventSource(flip(url));
-      await wait(200);
+      const said = await firstOf(es, ['message', 'error']);
       es.close();
-      return 'constructed';
+      return `constructed, then ${said}`;
     }
     case 'cache-flip': {
       const cache = await caches.open('probe');
@@ -131,27 +147,26 @@ async function attempt(door: string, url: string): Promise<string> {
     // a function name in capitals (CSS does not mind), or one that changes between reads.
     case 'font-second-url': {
       const font = new FontFace('probe', `url(data:,x), url(${url})`);
+      // Settled once every source was tried.
       await font.load().catch(() => {});
-      await wait(200);
       return 'loaded';
     }
     case 'font-object-source': {
       const font = new FontFace('probe', { toString: () => `url(${url})` } as unknown as string);
+      // Settled once every source was tried.
       await font.load().catch(() => {});
-      await wait(200);
       return 'loaded';
     }
     case 'font-capitals': {
       const font = new FontFace('probe', `URL(${url})`);
+      // Settled once every source was tried.
       await font.load().catch(() => {});
-      await wait(200);
       return 'loaded';
     }
     // A notification's icon, image and badge are fetched by the browser (once the origin may notify).
     case 'notification': {
-      new Notification('probe', { icon: url });
-      await wait(500);
-      return 'constructed';
+      const shown = new Notification('probe', { icon: url });
+      return `constructed, then ${await firstOf(shown, ['show', 'error'])}`;
     }
     case 'notification-flip': {
       let reads = 0;
@@ -160,9 +175,8 @@ async function attempt(door: string, url: string): Promise<string> {
           return reads++ === 0 ? 'data:,harmless' : url;
         },
       };
-      new Notification('probe', options as NotificationOptions);
-      await wait(500);
-      return 'constructed';
+      const shown = new Notification('probe', options as NotificationOptions);
+      return `constructed, then ${await firstOf(shown, ['show', 'error'])}`;
     }
     // Tampering with the intrinsics the guard itself might use.
     case 'poisoned-iterator': {

@@ -4,6 +4,7 @@ import { command, defineTool, serveTools, withArtifact } from 'moat/worker';
 import * as z from 'zod';
 import { OUT_TEXT } from '../../src/pool/protocol';
 import { oneMegabyteObject } from '../records';
+import { add } from '../shared-tools';
 import { sleep } from '../sleep';
 
 const runs = new BroadcastChannel('moat-test-runs');
@@ -20,21 +21,22 @@ serveTools([
       return args;
     },
   }),
-  defineTool({
-    name: 'add',
-    description: 'Add two numbers.',
-    input: z.object({ a: z.number(), b: z.number() }),
-    run: ({ a, b }) => a + b,
-  }),
+  add(),
   defineTool({
     name: 'slow',
-    description: 'Wait, then answer; stops early when cancelled.',
+    description: 'Wait, then answer; stops early when cancelled, and says so.',
     input: z.object({ ms: z.number(), label: z.string().optional() }),
     run: async ({ ms, label }, { signal, toolCallId }) => {
       ran(toolCallId);
       const now = () => performance.timeOrigin + performance.now();
       const startedAt = now();
-      await sleep(ms, signal);
+      try {
+        // A slow tool is the subject: one that is still running when a test cancels it.
+        await sleep(ms, signal);
+      } catch (error) {
+        ran(`stopped:${toolCallId}`);
+        throw error;
+      }
       return { label: label ?? null, startedAt, endedAt: now() };
     },
   }),
@@ -68,7 +70,7 @@ serveTools([
     input: z.object({}),
     run: async (_args, { toolCallId }) => {
       ran(toolCallId);
-      await sleep(60_000);
+      await sleep(60_000); // the subject: it never looks at its signal
       return 'finally';
     },
   }),
@@ -86,7 +88,7 @@ serveTools([
     description: 'Reject after a tick.',
     input: z.object({ message: z.string() }),
     run: async ({ message }) => {
-      await sleep(1);
+      await sleep(1); // the subject: a rejection that comes in a later task
       throw new TypeError(message);
     },
   }),
@@ -106,6 +108,7 @@ serveTools([
     input: z.object({}),
     run: async (_args, { toolCallId }) => {
       ran(toolCallId);
+      // The subject: an error thrown by a timer, outside any call, while the call waits on.
       setTimeout(() => {
         throw new Error('thrown outside the handler');
       });
@@ -146,7 +149,7 @@ serveTools([
     async *run({ n }) {
       for (let i = 1; i <= n; i++) {
         yield { tick: i };
-        await sleep(1);
+        await sleep(1); // the subject: ticks that leave the worker in messages of their own
       }
       return `done after ${n}`;
     },
