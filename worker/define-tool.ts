@@ -45,9 +45,9 @@ export interface ToolInit<Input extends $ZodType, Result> {
    */
   idempotent?: boolean;
   /**
-   * The tool's own time limit in ms: its calls are stopped after this long instead of the pool's
-   * `timeoutMs` (a limit given for one call still wins). For tools known to be quick, or known to
-   * need longer.
+   * The tool's own time limit in ms: its calls are stopped after this long instead of the
+   * invoker's or the pool's `timeoutMs` (a limit given for one call still wins). For tools known
+   * to be quick, or known to need longer.
    */
   timeoutMs?: number;
   run(args: output<Input>, runtime: ToolRuntime): ToolReturn<Result>;

@@ -275,6 +275,30 @@ describe('interceptors', () => {
     ]);
   });
 
+  it("hands the pool its timeoutMs as the default under the tools' own, and a call's own limit from an interceptor", async () => {
+    const seen: { name: string; timeoutMs?: number; defaultTimeoutMs?: number }[] = [];
+    const pool = {
+      specs: async () => ['a', 'b'].map((name) => ({ name, description: name, inputSchema: { type: 'object' } })),
+      call: async (tc: ToolCall, options: { timeoutMs?: number; defaultTimeoutMs?: number }) => {
+        const { timeoutMs, defaultTimeoutMs } = options;
+        seen.push({ name: tc.name, ...(timeoutMs && { timeoutMs }), ...(defaultTimeoutMs && { defaultTimeoutMs }) });
+        return { toolCallId: tc.id, name: tc.name, content: 'ok', kind: 'text' };
+      },
+    };
+    const bQuick: Interceptor = (request, next) =>
+      next(request.toolCall.name === 'b' ? request.override({ timeoutMs: 250 }) : request);
+    await new ToolInvoker({ pool: pool as never, timeoutMs: 60_000, interceptors: [bQuick] }).run([
+      call('a'),
+      call('b'),
+    ]);
+    await new ToolInvoker({ pool: pool as never }).run([call('a')]);
+    expect(seen).toEqual([
+      { name: 'a', defaultTimeoutMs: 60_000 },
+      { name: 'b', timeoutMs: 250, defaultTimeoutMs: 60_000 },
+      { name: 'a' },
+    ]);
+  });
+
   it('retry: call next again after a failure', async () => {
     const retry: Interceptor = async (request, next) => {
       for (let attempt = 1; ; attempt++) {
