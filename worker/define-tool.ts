@@ -16,8 +16,11 @@ export interface ToolRuntime<State = unknown, Context = unknown> {
   state: State;
   /** Run-level data from the caller (user id, locale, …), copied. */
   context: Context;
-  /** The long-term store, when the pool was given one (the store issue); otherwise undefined. */
-  store: Store | undefined;
+  /**
+   * The long-term store the pool was given (`createWorkerPool({ store })`), limited to the
+   * namespaces the tool declares. Without one, its calls reject with `StoreUnavailableError`.
+   */
+  store: Store;
   /** The specs of every tool this worker serves (built on first use). */
   tools: readonly ToolSpec[];
 }

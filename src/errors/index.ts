@@ -21,6 +21,7 @@ export { StateMergeError } from './state-merge-error';
 export { StoreKeyError } from './store-key-error';
 export { StorePermissionError } from './store-permission-error';
 export { StoreQuotaError } from './store-quota-error';
+export { StoreUnavailableError } from './store-unavailable-error';
 export { StoreValueError } from './store-value-error';
 export { ToolDeniedError } from './tool-denied-error';
 export { describeCall, ToolError, type ToolErrorOptions } from './tool-error';
