@@ -12,8 +12,9 @@ import type { Checkpointer } from '../store/checkpointer';
 import type { ThreadSummary } from '../store/thread-summary';
 import { batchesOf } from '../stream/part-batches';
 import { deniedMessage, interruptedMessage, notFound, resumeDecided, verdictFor } from './approvals';
-import { checkStreamOptions, newThreadId, parseInput } from './input';
+import { checkStreamOptions, newThreadId, type ParsedInput, parseInput } from './input';
 import { inCallOrder, Thread, threadMemory } from './thread';
+import { lockThread } from './thread-lock';
 import type {
   AgentEvent,
   AgentInput,
@@ -96,7 +97,8 @@ export class Agent {
 
   /**
    * Run the loop and stream every event; the last is `finish` (or `error`). `break` cancels the
-   * model request and the running tools; the thread keeps its last complete step.
+   * model request and the running tools; the thread keeps its last complete step. A run holds
+   * its thread: another run on it, in this tab or another, waits its turn (`ifBusy`).
    */
   stream(input: AgentInput, options: AgentStreamOptions = {}): AsyncIterable<AgentEvent> {
     return eventStream<AgentEvent>('The consumer stopped reading the agent', async (controller, emit) => {
@@ -174,6 +176,28 @@ export class Agent {
   ): Promise<void> {
     const parsed = parseInput(input);
     const threadId = options.threadId ?? newThreadId();
+    // One run at a time per thread, across tabs: the next waits here (or fails, `ifBusy: 'fail'`).
+    let release: () => void;
+    try {
+      release = await lockThread(threadId, { signal, ifBusy: options.ifBusy });
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      release = () => {};
+    }
+    try {
+      await this.#driveHeld(parsed, threadId, options, signal, emit);
+    } finally {
+      release();
+    }
+  }
+
+  async #driveHeld(
+    parsed: ParsedInput,
+    threadId: string,
+    options: AgentStreamOptions,
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+  ): Promise<void> {
     const thread = await Thread.load(this.#checkpointer, threadId);
     if (options.state) thread.state = { ...thread.state, ...options.state };
     const usage: Usage = {};
@@ -191,6 +215,8 @@ export class Agent {
       if (thread.pending.length > 0) result.pendingApprovals = [...thread.pending];
       emit({ type: 'finish', ...result });
     };
+    // Stopped while it waited for the thread: nothing was done.
+    if (signal.aborted) return finish('aborted');
     try {
       // Approved calls that were running when the page went away are never run again.
       if (thread.running.length > 0) {

@@ -66,21 +66,6 @@ export function interruptedMessage(call: ToolCall): ToolMessage {
   });
 }
 
-/**
- * Calls being run after an approval, per checkpointer: a second resume that arrives while the
- * first still runs finds them claimed and runs nothing twice (a resume after it finds them no
- * longer pending).
- */
-const claims = new WeakMap<Checkpointer, Set<string>>();
-
-export function claimsOf(checkpointer: Checkpointer): Set<string> {
-  const known = claims.get(checkpointer);
-  if (known) return known;
-  const set = new Set<string>();
-  claims.set(checkpointer, set);
-  return set;
-}
-
 /** What resuming decided calls needs of the agent. */
 export interface ResumeHost {
   checkpointer: Checkpointer;
@@ -90,16 +75,17 @@ export interface ResumeHost {
   emit: (event: AgentEvent) => void;
 }
 
-/** Run (or refuse) the calls a person decided on, saving before and after: none runs twice. */
+/**
+ * Run (or refuse) the calls a person decided on, saving before and after: none runs twice. The
+ * agent holds the thread meanwhile, so a second resume of the same calls finds them decided.
+ */
 export async function resumeDecided(
   thread: Thread,
   approvals: Map<string, { approved: boolean; reason?: string }>,
   host: ResumeHost,
 ): Promise<void> {
   const { checkpointer, invoker, emit } = host;
-  const claims = claimsOf(checkpointer);
-  const key = (call: ToolCall) => `${thread.id}\u0000${call.id}`;
-  const decided = thread.pending.filter((c) => approvals.has(c.id) && !claims.has(key(c)));
+  const decided = thread.pending.filter((c) => approvals.has(c.id));
   if (decided.length === 0) {
     const waiting = thread.pending.map((c) => c.id);
     throw new TypeError(
@@ -110,34 +96,29 @@ export async function resumeDecided(
       }`,
     );
   }
-  for (const call of decided) claims.add(key(call));
-  try {
-    const approved = decided.filter((c) => approvals.get(c.id)?.approved);
-    thread.pending = thread.pending.filter((c) => !decided.includes(c));
-    thread.running = approved;
-    await thread.save(checkpointer);
-    const own: ToolMessage[] = [];
-    const turn = invoker?.begin({
-      state: thread.state,
-      context: host.context,
-      signal: host.signal,
-      onEvent: (event) => {
-        if (event.type !== 'done') emit(event);
-      },
-    });
-    for (const call of decided) {
-      const decision = approvals.get(call.id);
-      if (!decision?.approved) own.push(deniedMessage(call, decision?.reason, emit));
-      else if (turn) turn.add(call);
-      else own.push(notFound(call, emit));
-    }
-    const result = turn ? await turn.close() : { messages: [], state: thread.state };
-    const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
-    thread.messages = inCallOrder([...thread.messages, ...decided.map((c) => byId.get(c.id) as ToolMessage)]);
-    thread.state = result.state;
-    thread.running = [];
-    await thread.save(checkpointer);
-  } finally {
-    for (const call of decided) claims.delete(key(call));
+  const approved = decided.filter((c) => approvals.get(c.id)?.approved);
+  thread.pending = thread.pending.filter((c) => !decided.includes(c));
+  thread.running = approved;
+  await thread.save(checkpointer);
+  const own: ToolMessage[] = [];
+  const turn = invoker?.begin({
+    state: thread.state,
+    context: host.context,
+    signal: host.signal,
+    onEvent: (event) => {
+      if (event.type !== 'done') emit(event);
+    },
+  });
+  for (const call of decided) {
+    const decision = approvals.get(call.id);
+    if (!decision?.approved) own.push(deniedMessage(call, decision?.reason, emit));
+    else if (turn) turn.add(call);
+    else own.push(notFound(call, emit));
   }
+  const result = turn ? await turn.close() : { messages: [], state: thread.state };
+  const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
+  thread.messages = inCallOrder([...thread.messages, ...decided.map((c) => byId.get(c.id) as ToolMessage)]);
+  thread.state = result.state;
+  thread.running = [];
+  await thread.save(checkpointer);
 }

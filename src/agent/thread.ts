@@ -1,3 +1,4 @@
+import { CheckpointConflictError } from '../errors/checkpoint-conflict-error';
 import { CheckpointError } from '../errors/checkpoint-error';
 import { isPlainObject, type JSONValue } from '../json/json-value';
 import type { AIMessage, Message, ToolCall, ToolMessage } from '../messages/types';
@@ -80,12 +81,17 @@ export class Thread {
 /**
  * The agent's default thread memory: each thread's newest checkpoint kept as it is, for the
  * agent's lifetime (no copies, no JSON checks: nothing leaves the page). A `Checkpointer` for
- * threads that survive a reload: `openIndexedDBCheckpointer`.
+ * threads that survive a reload: `openIndexedDBCheckpointer`. Keeping only the newest, it takes
+ * a checkpoint only if it follows that one (its `parentId`): a step written from an older
+ * thread would replace a newer one.
  */
 export function threadMemory(): Checkpointer {
   const threads = new Map<string, Checkpoint>();
   return {
     put: async (threadId, checkpoint) => {
+      const newest = threads.get(threadId);
+      if (newest && (newest.id === checkpoint.id || checkpoint.parentId !== newest.id))
+        throw new CheckpointConflictError({ threadId, checkpointId: checkpoint.id });
       threads.set(threadId, checkpoint);
     },
     get: async (threadId) => threads.get(threadId),
