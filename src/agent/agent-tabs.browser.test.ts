@@ -1,10 +1,16 @@
 // Two runs on one thread from two browsing contexts (this page and a same-origin iframe, as two tabs
 // of the app): the origin's Web Locks keep them apart, the IndexedDB thread stays one chain of
-// steps.
+// steps. And a call a worker finished before an abort is kept and never runs again.
 import { afterAll, describe, expect, it } from 'vitest';
 import * as tabModule from '../../test/agent-tab';
+import { isToolMessage } from '../messages/predicates';
+import type { Message, ToolMessage } from '../messages/types';
+import { scriptedModel } from '../models/scripted-model';
+import type { ChatModel, ModelRequest } from '../models/types';
+import { createWorkerPool } from '../pool/worker-pool';
 import { openIndexedDBCheckpointer } from '../store/checkpointer';
-import type { AgentResult } from './types';
+import { createAgent } from './agent';
+import type { AgentEvent, AgentResult } from './types';
 
 type TabModule = typeof tabModule;
 
@@ -80,5 +86,74 @@ describe('two tabs, one thread', () => {
     checkpointer.close();
     here.close();
     there.close();
+  });
+});
+
+describe('eager tools in workers across an abort', () => {
+  const results = (messages: readonly Message[]) =>
+    messages.filter((m): m is ToolMessage => isToolMessage(m)).map((m) => [m.name, m.status, m.content]);
+
+  /** Adds unless the thread holds a result; then answers with it. With `stall`, its first answer stalls after its call. */
+  function adder(stall: boolean): ChatModel {
+    const inner = scriptedModel((messages) => {
+      const done = results(messages);
+      if (done.length > 0) return { text: `It is ${done[0]?.[2]}.` };
+      return { text: 'Adding.', toolCalls: [{ name: 'add', args: { a: 40, b: 2 } }] };
+    });
+    let calls = 0;
+    return {
+      provider: 'test',
+      modelId: 'stalling',
+      stream(request: ModelRequest) {
+        const parts = inner.stream(request);
+        const stalls = stall && ++calls === 1;
+        return {
+          async *[Symbol.asyncIterator]() {
+            for await (const part of parts) {
+              if (part.type === 'finish' && stalls)
+                await new Promise((_, reject) =>
+                  request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true }),
+                );
+              yield part;
+            }
+          },
+          message: () => parts.message(),
+        };
+      },
+    };
+  }
+
+  it('a call the worker finished before the abort is in the IndexedDB thread; resume and a reload do not run it again', async () => {
+    const db = `moat-abort-${crypto.randomUUID()}`;
+    dbs.push(db);
+    const pool = createWorkerPool({
+      worker: () =>
+        new Worker(new URL('../../test/workers/agent-tools.worker.ts', import.meta.url), { type: 'module' }),
+      size: 1,
+    });
+    const checkpointer = openIndexedDBCheckpointer(db);
+    const started: string[] = [];
+    const agent = createAgent({ model: adder(true), pool, checkpointer });
+    const controller = new AbortController();
+    const events: AgentEvent[] = [];
+    for await (const e of agent.stream('What is 40 + 2?', { threadId: 'x', signal: controller.signal })) {
+      events.push(e);
+      if (e.type === 'tool-started') started.push(e.toolCallId);
+      if (e.type === 'tool-finished') controller.abort(new Error('stop'));
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'finish', stopReason: 'aborted' });
+    expect(results((await checkpointer.get('x'))?.messages ?? [])).toEqual([['add', 'success', '42']]);
+
+    // A reload: a new checkpointer on the same database, a new agent; it continues from the result.
+    checkpointer.close();
+    const reloaded = openIndexedDBCheckpointer(db);
+    const again = createAgent({ model: adder(false), pool, checkpointer: reloaded });
+    for await (const e of again.stream([], { threadId: 'x' })) {
+      if (e.type === 'tool-started') started.push(e.toolCallId);
+      if (e.type === 'finish') expect(e).toMatchObject({ stopReason: 'end', text: 'It is 42.' });
+    }
+    expect(started).toHaveLength(1);
+    reloaded.close();
+    await pool.close();
   });
 });

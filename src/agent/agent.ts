@@ -13,6 +13,7 @@ import type { ThreadSummary } from '../store/thread-summary';
 import { batchesOf } from '../stream/part-batches';
 import { deniedMessage, interruptedMessage, notFound, resumeDecided, verdictFor } from './approvals';
 import { checkStreamOptions, newThreadId, type ParsedInput, parseInput } from './input';
+import { keepEarlyStep } from './keep-early-step';
 import { inCallOrder, Thread, threadMemory } from './thread';
 import { lockThread } from './thread-lock';
 import type {
@@ -97,7 +98,8 @@ export class Agent {
 
   /**
    * Run the loop and stream every event; the last is `finish` (or `error`). `break` cancels the
-   * model request and the running tools; the thread keeps its last complete step. A run holds
+   * model request and the running tools; the thread keeps its last complete step, and the calls
+   * of the step cut short that had started, with their results (none runs again). A run holds
    * its thread: another run on it, in this tab or another, waits its turn (`ifBusy`).
    */
   stream(input: AgentInput, options: AgentStreamOptions = {}): AsyncIterable<AgentEvent> {
@@ -254,7 +256,7 @@ export class Agent {
         if (ai.toolCalls.length === 0 && ai.invalidToolCalls.length === 0) return finish(stopReasonOf(ai));
       }
     } catch (error) {
-      if (signal.aborted) return finish('aborted');
+      if (signal.aborted && !thread.unsaved) return finish('aborted');
       throw error;
     }
   }
@@ -280,6 +282,10 @@ export class Agent {
     const own: ToolMessage[] = [];
     const held: ToolCall[] = [];
     const later: ToolCall[] = [];
+    /** Every call the model finished writing, in its order; and its whole answer once it came. */
+    const called: ToolCall[] = [];
+    let whole: AIMessage | undefined;
+    let toolsDone = false;
     const start = (call: ToolCall) => {
       if (turn) turn.add(call);
       else own.push(notFound(call, emit));
@@ -311,6 +317,7 @@ export class Agent {
               break;
             case 'tool-call': {
               const call = part.toolCall;
+              called.push(call);
               emit({ type: 'tool-call', toolCall: call });
               const decided = verdictFor(this.#approve, call, {
                 spec: specs.get(call.name),
@@ -329,6 +336,7 @@ export class Agent {
         }
       }
       const ai = parts.message();
+      whole = ai;
       for (const call of later) start(call);
       for (const bad of ai.invalidToolCalls) {
         if (turn) turn.addInvalid(bad);
@@ -336,6 +344,7 @@ export class Agent {
       }
       closing = turn?.close();
       const result = closing ? await closing : { messages: [], state: thread.state };
+      toolsDone = true;
       const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
       const toolMessages = [...ai.toolCalls, ...ai.invalidToolCalls]
         .map((c) => byId.get(c.id))
@@ -353,6 +362,14 @@ export class Agent {
       // The answer broke off or was stopped: the calls it started are cancelled with it.
       controller.abort(error);
       if (turn && !closing) await turn.close().catch(() => {});
+      // What ran is kept (a retry must not run it again), unless the tools themselves failed the turn.
+      if (turn && !toolsDone && (!closing || outer.aborted))
+        await keepEarlyStep(thread, this.#checkpointer, turn, {
+          text: progress.text,
+          calls: whole?.toolCalls ?? called,
+          ai: whole,
+          answered: own,
+        });
       throw error;
     } finally {
       outer.removeEventListener('abort', onAbort);

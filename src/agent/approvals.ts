@@ -3,6 +3,7 @@ import { ToolDeniedError } from '../errors/tool-denied-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import { errorMessage } from '../invoker/error-policy';
 import type { ToolInvoker } from '../invoker/tool-invoker';
+import type { ToolTurn } from '../invoker/tool-turn';
 import { isPlainObject } from '../json/json-value';
 import { toolMessage } from '../messages/constructors';
 import type { ToolCall, ToolMessage } from '../messages/types';
@@ -115,7 +116,29 @@ export async function resumeDecided(
     else if (turn) turn.add(call);
     else own.push(notFound(call, emit));
   }
-  const result = turn ? await turn.close() : { messages: [], state: thread.state };
+  let result: { messages: ToolMessage[]; state: Record<string, unknown> };
+  try {
+    result = turn ? await turn.close() : { messages: [], state: thread.state };
+  } catch (error) {
+    // Stopped: what finished (and the refusals) is kept; the calls cut off stay `running`, so
+    // the next run reports them as interrupted rather than running them again.
+    if (turn && host.signal.aborted) {
+      let sofar: ReturnType<ToolTurn['sofar']>;
+      try {
+        sofar = turn.sofar();
+      } catch (conflict) {
+        thread.unsaved = true;
+        throw conflict;
+      }
+      const finished = sofar.calls.flatMap((c) => (c.message ? [c.message] : []));
+      const done = new Set(finished.map((m) => m.toolCallId));
+      thread.messages = inCallOrder([...thread.messages, ...own, ...finished]);
+      thread.state = sofar.state;
+      thread.running = thread.running.filter((c) => !done.has(c.id));
+      await thread.save(checkpointer);
+    }
+    throw error;
+  }
   const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
   thread.messages = inCallOrder([...thread.messages, ...decided.map((c) => byId.get(c.id) as ToolMessage)]);
   thread.state = result.state;

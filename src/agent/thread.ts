@@ -18,6 +18,11 @@ export class Thread {
   pending: ToolCall[];
   /** Approved calls that were started; a reload finds them here and never runs them again. */
   running: ToolCall[];
+  /**
+   * What the run did could not be kept (a save failed): the run ends with that error, even when
+   * it was aborted.
+   */
+  unsaved = false;
   #seq: number;
   #lastId: string | undefined;
   #lastAt: number;
@@ -63,15 +68,20 @@ export class Thread {
     // Ordered by time, then id: both grow, whatever the clock does.
     const createdAt = Math.max(Date.now(), this.#lastAt + 1);
     const id = `step-${String(seq).padStart(8, '0')}`;
-    await checkpointer.put(this.id, {
-      id,
-      threadId: this.id,
-      createdAt,
-      messages: this.messages,
-      state: this.state as Record<string, JSONValue>,
-      metadata,
-      ...(this.#lastId ? { parentId: this.#lastId } : {}),
-    });
+    try {
+      await checkpointer.put(this.id, {
+        id,
+        threadId: this.id,
+        createdAt,
+        messages: this.messages,
+        state: this.state as Record<string, JSONValue>,
+        metadata,
+        ...(this.#lastId ? { parentId: this.#lastId } : {}),
+      });
+    } catch (error) {
+      this.unsaved = true;
+      throw error;
+    }
     this.#seq = seq;
     this.#lastId = id;
     this.#lastAt = createdAt;

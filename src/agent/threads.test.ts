@@ -1,20 +1,23 @@
 // Threads that never lose or repeat work (issue #30, item 3), in Node: two runs on one thread take
 // turns (the in-realm lock: Node has no Web Locks; agent-tabs.browser.test.ts takes the Web Locks
-// path across two browsing contexts).
+// path across two browsing contexts), and a call that ran before an abort is kept, never run again.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { defineTool } from '../../worker/define-tool';
 import { CheckpointConflictError } from '../errors/checkpoint-conflict-error';
 import { ThreadBusyError } from '../errors/thread-busy-error';
 import { ToolInvoker } from '../invoker/tool-invoker';
-import type { Message } from '../messages/types';
-import { scriptedModel } from '../models/scripted-model';
-import type { ChatModel } from '../models/types';
+import { isToolMessage } from '../messages/predicates';
+import type { Message, ToolMessage } from '../messages/types';
+import { type ScriptedTurn, scriptedModel } from '../models/scripted-model';
+import type { ChatModel, ModelRequest } from '../models/types';
 import { type Checkpointer, createMemoryCheckpointer } from '../store/checkpointer';
 import { createAgent } from './agent';
 import { threadMemory } from './thread';
 import type { AgentEvent, AgentOptions } from './types';
 
+const results = (messages: readonly Message[]) =>
+  messages.filter((m): m is ToolMessage => isToolMessage(m)).map((m) => [m.name, m.status, m.content]);
 const lastUser = (messages: readonly Message[]) => messages.findLast((m) => m.role === 'user')?.content;
 
 function deferred<T = void>() {
@@ -152,5 +155,186 @@ describe('the checkpoint as a second line of defence', () => {
       CheckpointConflictError,
     );
     expect((await memory.get('t'))?.id).toBe('step-3');
+  });
+});
+
+describe('eager tools across an abort', () => {
+  /** Resolves when the signal aborts: a model that wrote its calls and then stalls. */
+  const untilAborted = (signal: AbortSignal | undefined) =>
+    new Promise<never>((_, reject) => {
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+
+  /**
+   * A scripted model whose turn stalls after its last call (before its end) while `stall` says
+   * so: the calls have started eagerly, the answer never ends unless aborted.
+   */
+  function stalling(respond: (messages: readonly Message[]) => ScriptedTurn, stall: () => boolean): ChatModel {
+    const inner = scriptedModel(respond);
+    return {
+      provider: 'test',
+      modelId: 'stalling',
+      stream(request: ModelRequest) {
+        const parts = inner.stream(request);
+        const stalls = stall();
+        return {
+          async *[Symbol.asyncIterator]() {
+            for await (const part of parts) {
+              if (part.type === 'finish' && stalls) await untilAborted(request.signal);
+              yield part;
+            }
+          },
+          message: () => parts.message(),
+        };
+      },
+    };
+  }
+
+  /** Charges a card: what must never happen twice. */
+  function payments() {
+    const charges: string[] = [];
+    const started: string[] = [];
+    const tools = [
+      defineTool({
+        name: 'charge',
+        description: 'Charge the card.',
+        input: z.object({ cents: z.number() }),
+        run: ({ cents }, { toolCallId }) => {
+          charges.push(toolCallId);
+          return `charged ${cents} cents`;
+        },
+      }),
+      defineTool({
+        name: 'ship',
+        description: 'Ship the order (slow; stops when told).',
+        input: z.object({}),
+        run: (_args, { toolCallId, signal }) => {
+          started.push(toolCallId);
+          return untilAborted(signal);
+        },
+      }),
+    ];
+    return { charges, started, invoker: new ToolInvoker({ inlineTools: tools }) };
+  }
+
+  /** Calls the tools the person asked for unless the thread already holds their results; then says so. */
+  const shopper = (names: string[]) => (messages: readonly Message[]) => {
+    const done = results(messages);
+    if (done.length > 0) return { text: `Done: ${done.map((r) => r[2]).join('; ')}` };
+    return {
+      text: 'On it.',
+      toolCalls: names.map((name) => ({ name, args: name === 'charge' ? { cents: 500 } : {} })),
+    };
+  };
+
+  it('a call that finished before the abort is saved with its result; resume and retry never run it again', async () => {
+    const { charges, invoker } = payments();
+    const checkpointer = createMemoryCheckpointer();
+    let first = true;
+    const model = stalling(shopper(['charge']), () => {
+      const stalls = first;
+      first = false;
+      return stalls;
+    });
+    const agent = createAgent({ model, invoker, checkpointer });
+    const controller = new AbortController();
+    const events: AgentEvent[] = [];
+    for await (const e of agent.stream('pay for my order', { threadId: 'pay', signal: controller.signal })) {
+      events.push(e);
+      if (e.type === 'tool-finished') controller.abort(new Error('the person pressed stop'));
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'finish', stopReason: 'aborted' });
+    expect(charges).toHaveLength(1);
+    const saved = await checkpointer.get('pay');
+    expect(saved?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(saved?.messages[1]).toMatchObject({ content: 'On it.', toolCalls: [{ id: charges[0], name: 'charge' }] });
+    expect(results(saved?.messages ?? [])).toEqual([['charge', 'success', 'charged 500 cents']]);
+
+    // Resume: continue from the saved results, no new message.
+    const resumed = await agent.run([], { threadId: 'pay' });
+    expect(resumed.text).toBe('Done: charged 500 cents');
+    // Retry: the same request again, as a person would.
+    const retried = await agent.run('pay for my order', { threadId: 'pay' });
+    expect(retried.text).toBe('Done: charged 500 cents');
+    expect(charges).toHaveLength(1);
+  });
+
+  it('a call cut off by the abort is reported as interrupted, not run again; one never started is left out', async () => {
+    const { charges, started, invoker } = payments();
+    const checkpointer = createMemoryCheckpointer();
+    let first = true;
+    const model = stalling(shopper(['charge', 'ship']), () => {
+      const stalls = first;
+      first = false;
+      return stalls;
+    });
+    const agent = createAgent({ model, invoker, checkpointer, approve: (call) => call.name !== 'ship' || 'ask' });
+    const controller = new AbortController();
+    for await (const e of agent.stream('pay and ship', { threadId: 'ps', signal: controller.signal }))
+      if (e.type === 'tool-finished') controller.abort(new Error('stop'));
+    // ship waits for a person: it never started, and is not kept.
+    expect(started).toEqual([]);
+    expect(results((await checkpointer.get('ps'))?.messages ?? [])).toEqual([
+      ['charge', 'success', 'charged 500 cents'],
+    ]);
+
+    // This time both start; ship is cut off mid-way.
+    const agent2 = createAgent({ model: stalling(shopper(['charge', 'ship']), () => true), invoker, checkpointer });
+    const controller2 = new AbortController();
+    const seen = new Set<string>();
+    for await (const e of agent2.stream('pay and ship', { threadId: 'ps2', signal: controller2.signal })) {
+      if (e.type === 'tool-finished' || e.type === 'tool-started') seen.add(e.type);
+      if (seen.size === 2 && started.length === 1) controller2.abort(new Error('stop'));
+    }
+    const saved = (await checkpointer.get('ps2'))?.messages ?? [];
+    expect(results(saved).map((r) => [r[0], r[1]])).toEqual([
+      ['charge', 'success'],
+      ['ship', 'error'],
+    ]);
+    expect(results(saved)[1]?.[2]).toMatch(/interrupted while it ran .* It was not run again/);
+    const again = await createAgent({ model: scriptedModel(shopper(['charge', 'ship'])), invoker, checkpointer }).run(
+      [],
+      { threadId: 'ps2' },
+    );
+    expect(again.text).toMatch(/^Done: charged 500 cents; Error: the call to ship was interrupted/);
+    expect(charges).toHaveLength(2); // one per thread
+    expect(started).toHaveLength(1);
+  });
+
+  it('nothing is saved when the abort comes before any call started', async () => {
+    const { charges, invoker } = payments();
+    const checkpointer = createMemoryCheckpointer();
+    const agent = createAgent({ model: scriptedModel(shopper(['charge']), { delayMs: 1 }), invoker, checkpointer });
+    const controller = new AbortController();
+    for await (const e of agent.stream('pay', { threadId: 'n', signal: controller.signal }))
+      if (e.type === 'text-delta') controller.abort(new Error('stop'));
+    expect(charges).toEqual([]);
+    expect(await checkpointer.get('n')).toBeUndefined();
+  });
+
+  it('approved calls: one finished before the abort keeps its result, the one cut off is interrupted', async () => {
+    const { charges, started, invoker } = payments();
+    const checkpointer = createMemoryCheckpointer();
+    const agent = createAgent({
+      model: scriptedModel(shopper(['charge', 'ship'])),
+      invoker,
+      checkpointer,
+      approve: () => 'ask',
+    });
+    const asked = await agent.run('pay and ship', { threadId: 'ap' });
+    const ids = Object.fromEntries((asked.pendingApprovals ?? []).map((c) => [c.id, true as const]));
+    const controller = new AbortController();
+    for await (const e of agent.stream({ approvals: ids }, { threadId: 'ap', signal: controller.signal }))
+      if (e.type === 'tool-finished') controller.abort(new Error('stop'));
+    expect([charges.length, started.length]).toEqual([1, 1]);
+    const saved = await checkpointer.get('ap');
+    expect(results(saved?.messages ?? [])).toEqual([['charge', 'success', 'charged 500 cents']]);
+    expect(saved?.metadata?.running).toEqual([expect.objectContaining({ name: 'ship' })]);
+    const after = await agent.run([], { threadId: 'ap' });
+    expect(results(after.messages).map((r) => [r[0], r[1]])).toEqual([
+      ['charge', 'success'],
+      ['ship', 'error'],
+    ]);
+    expect([charges.length, started.length]).toEqual([1, 1]);
   });
 });

@@ -13,7 +13,10 @@ export type AgentStopReason =
   | 'end'
   /** `maxSteps` model calls were made and the model still wanted tools. */
   | 'max-steps'
-  /** The signal aborted it (or it was stopped while it waited for its thread); the thread keeps its last complete step. */
+  /**
+   * The signal aborted it (or it was stopped while it waited for its thread); the thread keeps its
+   * last complete step, and the calls of the step cut short that had started, with their results.
+   */
   | 'aborted'
   /** Calls wait for a person's decision (`pendingApprovals`). */
   | 'approval'
@@ -134,7 +137,10 @@ export type AgentEvent =
   /** A call waits for a person: resume with `stream({ approvals: { [toolCallId]: true } }, { threadId })`. */
   | { type: 'approval-request'; toolCall: ToolCall }
   | ({ type: 'finish' } & AgentResult)
-  /** The run failed (the thread keeps its last complete step); nothing follows. */
+  /**
+   * The run failed (the thread keeps its last complete step, and the calls of a step cut short
+   * that had started, with their results); nothing follows.
+   */
   | { type: 'error'; error: Error };
 
 export type ToolEventWithoutDone = Exclude<ToolEvent, { type: 'done' }>;
