@@ -45,6 +45,8 @@ export class Agent {
   readonly #system: string | undefined;
   readonly #maxSteps: number;
   readonly #checkpointer: Checkpointer;
+  /** The checkpointer is the agent's own memory: its threads are this page's alone. */
+  readonly #local: boolean;
   readonly #approve: AgentOptions['approve'];
   readonly #eager: boolean;
   readonly #settings: ModelSettings;
@@ -85,6 +87,7 @@ export class Agent {
     this.#system = system;
     this.#maxSteps = checkCount('maxSteps', options.maxSteps ?? 10, { min: 1 });
     this.#checkpointer = checkpointer ?? threadMemory();
+    this.#local = checkpointer === undefined;
     this.#approve = approve;
     this.#eager = eagerTools ?? true;
     // Start the workers now, while the person types: the first request needs their specs.
@@ -177,17 +180,30 @@ export class Agent {
     emit: (event: AgentEvent) => void,
   ): Promise<void> {
     const parsed = parseInput(input);
-    const threadId = options.threadId ?? newThreadId();
+    const { threadId } = options;
+    if (threadId === undefined) {
+      // A new thread: its lock is asked for now, before anyone can know its id (its first save),
+      // so a run another tab starts on it later queues behind this one. The run need not wait
+      // for the grant, and has nothing to load.
+      const fresh = newThreadId();
+      const taking = lockThread(fresh, { ifBusy: 'fail', local: this.#local });
+      try {
+        await this.#driveHeld(parsed, Thread.fresh(fresh), options, signal, emit);
+      } finally {
+        taking.then((release) => release()).catch(() => {});
+      }
+      return;
+    }
     // One run at a time per thread, across tabs: the next waits here (or fails, `ifBusy: 'fail'`).
     let release: () => void;
     try {
-      release = await lockThread(threadId, { signal, ifBusy: options.ifBusy });
+      release = await lockThread(threadId, { signal, ifBusy: options.ifBusy, local: this.#local });
     } catch (error) {
       if (!signal.aborted) throw error;
       release = () => {};
     }
     try {
-      await this.#driveHeld(parsed, threadId, options, signal, emit);
+      await this.#driveHeld(parsed, await Thread.load(this.#checkpointer, threadId), options, signal, emit);
     } finally {
       release();
     }
@@ -195,12 +211,12 @@ export class Agent {
 
   async #driveHeld(
     parsed: ParsedInput,
-    threadId: string,
+    thread: Thread,
     options: AgentStreamOptions,
     signal: AbortSignal,
     emit: (event: AgentEvent) => void,
   ): Promise<void> {
-    const thread = await Thread.load(this.#checkpointer, threadId);
+    const threadId = thread.id;
     if (options.state) thread.state = { ...thread.state, ...options.state };
     const usage: Usage = {};
     const progress = { steps: 0, text: '' };

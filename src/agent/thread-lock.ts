@@ -1,8 +1,9 @@
 /**
  * One run at a time per thread. Where the browser has the Web Locks API, the lock is the
  * origin's (`moat:thread:<id>`): tabs, frames and workers of one origin take turns, and a tab
- * that closes lets go. Elsewhere (Node, a page that is not a secure context) it holds within
- * this JavaScript realm only.
+ * that closes lets go. Elsewhere (Node, a page that is not a secure context), and for a thread
+ * that lives in this page's memory only, it holds within this JavaScript realm: cheaper (no
+ * round trip to the browser), and all such a thread needs.
  */
 import { ThreadBusyError } from '../errors/thread-busy-error';
 
@@ -14,6 +15,8 @@ export interface ThreadLockOptions {
   signal?: AbortSignal | undefined;
   /** `'fail'`: reject with `ThreadBusyError` instead of waiting. Default `'wait'`. */
   ifBusy?: IfBusy | undefined;
+  /** The thread lives in this realm only (no other tab can read it): the in-realm lock is enough. */
+  local?: boolean | undefined;
 }
 
 /** The name under which a thread is locked (the same in every tab of the origin). */
@@ -30,11 +33,11 @@ export function threadLockName(threadId: string): string {
  * try { await work() } finally { release() }
  */
 export function lockThread(threadId: string, options: ThreadLockOptions = {}): Promise<() => void> {
-  const { signal, ifBusy = 'wait' } = options;
+  const { signal, ifBusy = 'wait', local = false } = options;
   if (signal?.aborted) return Promise.reject(signal.reason);
   const name = threadLockName(threadId);
   const locks = (globalThis.navigator as Navigator | undefined)?.locks;
-  if (!locks) return localLock(name, threadId, signal, ifBusy);
+  if (!locks || local) return localLock(name, threadId, signal, ifBusy);
   return new Promise((resolve, reject) => {
     // The lock is held while the callback's promise is pending: resolving it lets go.
     const held = (lock: Lock | null) => {

@@ -47,6 +47,11 @@ export class Thread {
     return this.#lastId === undefined ? undefined : this.#lastAt;
   }
 
+  /** A thread with no checkpoint yet (a new id): nothing to load. */
+  static fresh(id: string): Thread {
+    return new Thread(id);
+  }
+
   static async load(checkpointer: Checkpointer, id: string): Promise<Thread> {
     const last = await checkpointer.get(id);
     if (!last) return new Thread(id);

@@ -91,6 +91,36 @@ describe('two runs on one thread', () => {
     }
   });
 
+  it('a new thread is held from its start: a run on its id, once another tab could see it, waits', async () => {
+    const log: string[] = [];
+    const gate = deferred();
+    const checkpointer = createMemoryCheckpointer();
+    // Each run calls add once, then answers; the first run's answer waits for the gate.
+    const model = scriptedModel(async (messages) => {
+      const asked = lastUser(messages) as string;
+      log.push(`model sees ${messages.length} messages for '${asked}'`);
+      if (messages.at(-1)?.role !== 'tool') return { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] };
+      if (asked === 'first') await gate.promise;
+      return { text: `done with ${asked}` };
+    });
+    const first = agentFor(model, checkpointer).run('first'); // no threadId: a new thread
+    // Its first step is saved: the thread is listed, as another tab would find it.
+    await expect.poll(async () => (await checkpointer.threads()).length).toBe(1);
+    const threadId = (await checkpointer.threads())[0]?.threadId as string;
+    const second = agentFor(model, checkpointer).run('second', { threadId });
+    gate.resolve();
+    const [one, two] = await Promise.all([first, second]);
+    expect(one.threadId).toBe(threadId);
+    expect(log).toEqual([
+      "model sees 1 messages for 'first'",
+      "model sees 3 messages for 'first'",
+      "model sees 5 messages for 'second'",
+      "model sees 7 messages for 'second'",
+    ]);
+    expect(two.text).toBe('done with second');
+    expect((await chain(checkpointer, threadId)).map((c) => c.metadata?.seq)).toEqual([1, 2, 3, 4]);
+  });
+
   it("with ifBusy: 'fail', the second fails at once with ThreadBusyError and changes nothing", async () => {
     const log: string[] = [];
     const gate = deferred();
