@@ -9,6 +9,7 @@ import {
   createAgent,
   createCodeSandbox,
   createWorkerPool,
+  type Interceptor,
   openIndexedDBCheckpointer,
   type ToolCall,
   ToolInvoker,
@@ -60,9 +61,16 @@ const pool = createWorkerPool({
  * may run 10 s (`?codeTimeoutMs=` changes that: an e2e test lets a memory bomb run to its end).
  */
 const sandbox = createCodeSandbox({ timeoutMs: Number(params.get('codeTimeoutMs') ?? 10_000) || 10_000 });
-const limit =
-  toolTimeoutMs === undefined ? {} : { timeoutMs: toolTimeoutMs > 0 ? toolTimeoutMs : Number.POSITIVE_INFINITY };
-const invoker = new ToolInvoker({ pool, inlineTools: [codeTool(sandbox, { tools: pool })], ...limit });
+/** `?toolTimeoutMs`: every call's own limit, which wins over the tools' own (docs/threads.md). */
+const callLimit = (timeoutMs: number): Interceptor => {
+  const limit = timeoutMs > 0 ? timeoutMs : Number.POSITIVE_INFINITY;
+  return (request, next) => next(request.override({ timeoutMs: limit }));
+};
+const invoker = new ToolInvoker({
+  pool,
+  inlineTools: [codeTool(sandbox, { tools: pool })],
+  interceptors: toolTimeoutMs === undefined ? [] : [callLimit(toolTimeoutMs)],
+});
 const checkpointer = openIndexedDBCheckpointer('moat-demo-threads');
 
 const log = $('log');

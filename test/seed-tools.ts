@@ -104,7 +104,7 @@ export const seedTools = [
     input: z.object({ key: z.string(), value: z.string() }),
     store: { namespaces: [['memory']] },
     run: async ({ key, value }, { store }) => {
-      await store?.put(['memory'], key, { value });
+      await store.put(['memory'], key, { value });
       return `Remembered ${key}`;
     },
   }),
@@ -114,7 +114,7 @@ export const seedTools = [
     input: z.object({ key: z.string() }),
     store: { namespaces: [['memory']] },
     run: async ({ key }, { store }) =>
-      ((await store?.get(['memory'], key))?.value as { value: string } | undefined)?.value ?? 'I do not know',
+      ((await store.get(['memory'], key))?.value as { value: string } | undefined)?.value ?? 'I do not know',
   }),
   defineTool({ name: 'noop', description: 'Return i.', input: z.object({ i: z.number() }), run: ({ i }) => i }),
 ];

@@ -16,8 +16,11 @@ export interface ToolRuntime<State = unknown, Context = unknown> {
   state: State;
   /** Run-level data from the caller (user id, locale, …), copied. */
   context: Context;
-  /** The long-term store, when the pool was given one (the store issue); otherwise undefined. */
-  store: Store | undefined;
+  /**
+   * The long-term store the pool was given (`createWorkerPool({ store })`), limited to the
+   * namespaces the tool declares. Without one, its calls reject with `StoreUnavailableError`.
+   */
+  store: Store;
   /** The specs of every tool this worker serves (built on first use). */
   tools: readonly ToolSpec[];
 }
@@ -45,9 +48,9 @@ export interface ToolInit<Input extends $ZodType, Result> {
    */
   idempotent?: boolean;
   /**
-   * The tool's own time limit in ms: its calls are stopped after this long instead of the pool's
-   * `timeoutMs` (a limit given for one call still wins). For tools known to be quick, or known to
-   * need longer.
+   * The tool's own time limit in ms: its calls are stopped after this long instead of the
+   * invoker's or the pool's `timeoutMs` (a limit given for one call still wins). For tools known
+   * to be quick, or known to need longer.
    */
   timeoutMs?: number;
   run(args: output<Input>, runtime: ToolRuntime): ToolReturn<Result>;

@@ -25,8 +25,11 @@ export interface ToolRunEnvironment {
   /** The call's abort signal, asked for only when the tool (or a stream it returns) needs it. */
   signal(): AbortSignal;
   emit(delta: unknown): void;
-  /** The store for this tool (already limited to its namespaces), on first use. */
-  store(): Store | undefined;
+  /**
+   * The store for this tool (already limited to its namespaces), on first use; without one, a
+   * store whose calls reject with `StoreUnavailableError` (see `unavailableStore`).
+   */
+  store(): Store;
   tools(): readonly ToolSpec[];
 }
 
@@ -140,7 +143,7 @@ class Runtime implements ToolRuntime {
   readonly state: unknown;
   readonly context: unknown;
   readonly #env: ToolRunEnvironment;
-  #store: { value: Store | undefined } | undefined;
+  #store: Store | undefined;
 
   constructor(tool: ToolDefinition, call: ToolCallInput, env: ToolRunEnvironment) {
     const declared = tool.state;
@@ -156,9 +159,9 @@ class Runtime implements ToolRuntime {
     return this.#env.signal();
   }
 
-  get store(): Store | undefined {
-    this.#store ??= { value: this.#env.store() };
-    return this.#store.value;
+  get store(): Store {
+    this.#store ??= this.#env.store();
+    return this.#store;
   }
 
   get tools(): readonly ToolSpec[] {

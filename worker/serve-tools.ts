@@ -22,6 +22,7 @@ import {
 import type { ToolSpec } from '../src/providers/tool-spec';
 import { deferredStore } from '../src/store/deferred-store';
 import type { Store } from '../src/store/types';
+import { unavailableStore } from '../src/store/unavailable-store';
 import { isToolDefinition, type ToolDefinition } from './define-tool';
 import { describeTool } from './describe-tool';
 import { executeTool } from './execute-tool';
@@ -265,10 +266,11 @@ class ToolServer {
   }
 
   /** The store as this tool may see it. Its code is loaded the first time a tool asks. */
-  #storeFor(tool: ToolDefinition, call: CallRequest): Store | undefined {
-    if (!this.#storeName) return undefined;
-    const namespaces = tool.storeNamespaces;
+  #storeFor(tool: ToolDefinition, call: CallRequest): Store {
     const who = { toolName: call.name, toolCallId: call.toolCallId };
+    if (!this.#storeName)
+      return unavailableStore(who, "this pool has no store: pass `store: 'a-database-name'` to createWorkerPool");
+    const namespaces = tool.storeNamespaces;
     return deferredStore(
       this.#store().then(({ code, store }) => (namespaces ? code.scopeStore(store, namespaces, who) : store)),
     );

@@ -67,7 +67,7 @@ serveTools([
     }),
     store: { namespaces: [NOTES] },
     run: async ({ title, text }, { store }) => {
-      await store?.put(NOTES, keyOf(title), { title: title.trim(), text, savedAt: new Date().toISOString() });
+      await store.put(NOTES, keyOf(title), { title: title.trim(), text, savedAt: new Date().toISOString() });
       return `Saved the note '${title.trim()}'.`;
     },
   }),
@@ -77,7 +77,7 @@ serveTools([
     input: z.object({ query: z.string().check(z.maxLength(200)) }),
     store: { namespaces: [NOTES] },
     run: async ({ query }, { store }) => {
-      const items = (await store?.search(NOTES, { query, limit: 5 })) ?? [];
+      const items = await store.search(NOTES, { query, limit: 5 });
       return items.map((item) => item.value as { title: string; text: string });
     },
   }),
@@ -87,7 +87,7 @@ serveTools([
     input: z.object({}),
     store: { namespaces: [NOTES] },
     run: async (_args, { store }) =>
-      ((await store?.search(NOTES, { limit: 100 })) ?? []).map((item) => (item.value as { title: string }).title),
+      (await store.search(NOTES, { limit: 100 })).map((item) => (item.value as { title: string }).title),
   }),
   defineTool({
     name: 'delete_note',
@@ -97,8 +97,8 @@ serveTools([
     needsApproval: true,
     run: async ({ title }, { store }) => {
       const key = keyOf(title);
-      if (!(await store?.get(NOTES, key))) throw new Error(`There is no note titled '${title}'`);
-      await store?.delete(NOTES, key);
+      if (!(await store.get(NOTES, key))) throw new Error(`There is no note titled '${title}'`);
+      await store.delete(NOTES, key);
       return `Deleted the note '${title}'.`;
     },
   }),

@@ -189,7 +189,7 @@ describe('threads', () => {
     expect(result.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first', 'third']);
   });
 
-  it('break cancels the model request and the running tools; nothing more is saved', async () => {
+  it('break cancels the model request and the running tools; a call that started is kept with its result', async () => {
     const checkpointer = createMemoryCheckpointer();
     let aborted = false;
     const model: ChatModel = {
@@ -206,7 +206,11 @@ describe('threads', () => {
       if (e.type === 'tool-started') break;
     }
     expect(aborted).toBe(true);
-    expect(await checkpointer.get('b')).toBeUndefined();
+    // multiply had started (it ignores its signal and finished); add had not: the answer is cut before it.
+    const kept = (await checkpointer.get('b'))?.messages;
+    expect(kept?.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(kept?.[1]).toMatchObject({ content: 'Let me compute.', toolCalls: [{ name: 'multiply' }] });
+    expect(toolResults(kept ?? [])).toEqual([['multiply', 'success', '36']]);
   });
 
   it('a model failure ends the stream with an error event; run rejects with it', async () => {

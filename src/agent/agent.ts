@@ -12,8 +12,10 @@ import type { Checkpointer } from '../store/checkpointer';
 import type { ThreadSummary } from '../store/thread-summary';
 import { batchesOf } from '../stream/part-batches';
 import { deniedMessage, interruptedMessage, notFound, resumeDecided, verdictFor } from './approvals';
-import { checkStreamOptions, newThreadId, parseInput } from './input';
+import { checkStreamOptions, newThreadId, type ParsedInput, parseInput } from './input';
+import { keepEarlyStep } from './keep-early-step';
 import { inCallOrder, Thread, threadMemory } from './thread';
+import { lockThread } from './thread-lock';
 import type {
   AgentEvent,
   AgentInput,
@@ -43,6 +45,8 @@ export class Agent {
   readonly #system: string | undefined;
   readonly #maxSteps: number;
   readonly #checkpointer: Checkpointer;
+  /** The checkpointer is the agent's own memory: its threads are this page's alone. */
+  readonly #local: boolean;
   readonly #approve: AgentOptions['approve'];
   readonly #eager: boolean;
   readonly #settings: ModelSettings;
@@ -83,6 +87,7 @@ export class Agent {
     this.#system = system;
     this.#maxSteps = checkCount('maxSteps', options.maxSteps ?? 10, { min: 1 });
     this.#checkpointer = checkpointer ?? threadMemory();
+    this.#local = checkpointer === undefined;
     this.#approve = approve;
     this.#eager = eagerTools ?? true;
     // Start the workers now, while the person types: the first request needs their specs.
@@ -96,7 +101,9 @@ export class Agent {
 
   /**
    * Run the loop and stream every event; the last is `finish` (or `error`). `break` cancels the
-   * model request and the running tools; the thread keeps its last complete step.
+   * model request and the running tools; the thread keeps its last complete step, and the calls
+   * of the step cut short that had started, with their results (none runs again). A run holds
+   * its thread: another run on it, in this tab or another, waits its turn (`ifBusy`).
    */
   stream(input: AgentInput, options: AgentStreamOptions = {}): AsyncIterable<AgentEvent> {
     return eventStream<AgentEvent>('The consumer stopped reading the agent', async (controller, emit) => {
@@ -173,8 +180,43 @@ export class Agent {
     emit: (event: AgentEvent) => void,
   ): Promise<void> {
     const parsed = parseInput(input);
-    const threadId = options.threadId ?? newThreadId();
-    const thread = await Thread.load(this.#checkpointer, threadId);
+    const { threadId } = options;
+    if (threadId === undefined) {
+      // A new thread: its lock is asked for now, before anyone can know its id (its first save),
+      // so a run another tab starts on it later queues behind this one. The run need not wait
+      // for the grant, and has nothing to load.
+      const fresh = newThreadId();
+      const taking = lockThread(fresh, { ifBusy: 'fail', local: this.#local });
+      try {
+        await this.#driveHeld(parsed, Thread.fresh(fresh), options, signal, emit);
+      } finally {
+        taking.then((release) => release()).catch(() => {});
+      }
+      return;
+    }
+    // One run at a time per thread, across tabs: the next waits here (or fails, `ifBusy: 'fail'`).
+    let release: () => void;
+    try {
+      release = await lockThread(threadId, { signal, ifBusy: options.ifBusy, local: this.#local });
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      release = () => {};
+    }
+    try {
+      await this.#driveHeld(parsed, await Thread.load(this.#checkpointer, threadId), options, signal, emit);
+    } finally {
+      release();
+    }
+  }
+
+  async #driveHeld(
+    parsed: ParsedInput,
+    thread: Thread,
+    options: AgentStreamOptions,
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+  ): Promise<void> {
+    const threadId = thread.id;
     if (options.state) thread.state = { ...thread.state, ...options.state };
     const usage: Usage = {};
     const progress = { steps: 0, text: '' };
@@ -191,6 +233,8 @@ export class Agent {
       if (thread.pending.length > 0) result.pendingApprovals = [...thread.pending];
       emit({ type: 'finish', ...result });
     };
+    // Stopped while it waited for the thread: nothing was done.
+    if (signal.aborted) return finish('aborted');
     try {
       // Approved calls that were running when the page went away are never run again.
       if (thread.running.length > 0) {
@@ -228,7 +272,7 @@ export class Agent {
         if (ai.toolCalls.length === 0 && ai.invalidToolCalls.length === 0) return finish(stopReasonOf(ai));
       }
     } catch (error) {
-      if (signal.aborted) return finish('aborted');
+      if (signal.aborted && !thread.unsaved) return finish('aborted');
       throw error;
     }
   }
@@ -254,6 +298,10 @@ export class Agent {
     const own: ToolMessage[] = [];
     const held: ToolCall[] = [];
     const later: ToolCall[] = [];
+    /** Every call the model finished writing, in its order; and its whole answer once it came. */
+    const called: ToolCall[] = [];
+    let whole: AIMessage | undefined;
+    let toolsDone = false;
     const start = (call: ToolCall) => {
       if (turn) turn.add(call);
       else own.push(notFound(call, emit));
@@ -285,6 +333,7 @@ export class Agent {
               break;
             case 'tool-call': {
               const call = part.toolCall;
+              called.push(call);
               emit({ type: 'tool-call', toolCall: call });
               const decided = verdictFor(this.#approve, call, {
                 spec: specs.get(call.name),
@@ -303,6 +352,7 @@ export class Agent {
         }
       }
       const ai = parts.message();
+      whole = ai;
       for (const call of later) start(call);
       for (const bad of ai.invalidToolCalls) {
         if (turn) turn.addInvalid(bad);
@@ -310,6 +360,7 @@ export class Agent {
       }
       closing = turn?.close();
       const result = closing ? await closing : { messages: [], state: thread.state };
+      toolsDone = true;
       const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
       const toolMessages = [...ai.toolCalls, ...ai.invalidToolCalls]
         .map((c) => byId.get(c.id))
@@ -327,6 +378,14 @@ export class Agent {
       // The answer broke off or was stopped: the calls it started are cancelled with it.
       controller.abort(error);
       if (turn && !closing) await turn.close().catch(() => {});
+      // What ran is kept (a retry must not run it again), unless the tools themselves failed the turn.
+      if (turn && !toolsDone && (!closing || outer.aborted))
+        await keepEarlyStep(thread, this.#checkpointer, turn, {
+          text: progress.text,
+          calls: whole?.toolCalls ?? called,
+          ai: whole,
+          answered: own,
+        });
       throw error;
     } finally {
       outer.removeEventListener('abort', onAbort);

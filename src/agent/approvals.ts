@@ -3,6 +3,7 @@ import { ToolDeniedError } from '../errors/tool-denied-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import { errorMessage } from '../invoker/error-policy';
 import type { ToolInvoker } from '../invoker/tool-invoker';
+import type { ToolTurn } from '../invoker/tool-turn';
 import { isPlainObject } from '../json/json-value';
 import { toolMessage } from '../messages/constructors';
 import type { ToolCall, ToolMessage } from '../messages/types';
@@ -66,21 +67,6 @@ export function interruptedMessage(call: ToolCall): ToolMessage {
   });
 }
 
-/**
- * Calls being run after an approval, per checkpointer: a second resume that arrives while the
- * first still runs finds them claimed and runs nothing twice (a resume after it finds them no
- * longer pending).
- */
-const claims = new WeakMap<Checkpointer, Set<string>>();
-
-export function claimsOf(checkpointer: Checkpointer): Set<string> {
-  const known = claims.get(checkpointer);
-  if (known) return known;
-  const set = new Set<string>();
-  claims.set(checkpointer, set);
-  return set;
-}
-
 /** What resuming decided calls needs of the agent. */
 export interface ResumeHost {
   checkpointer: Checkpointer;
@@ -90,16 +76,17 @@ export interface ResumeHost {
   emit: (event: AgentEvent) => void;
 }
 
-/** Run (or refuse) the calls a person decided on, saving before and after: none runs twice. */
+/**
+ * Run (or refuse) the calls a person decided on, saving before and after: none runs twice. The
+ * agent holds the thread meanwhile, so a second resume of the same calls finds them decided.
+ */
 export async function resumeDecided(
   thread: Thread,
   approvals: Map<string, { approved: boolean; reason?: string }>,
   host: ResumeHost,
 ): Promise<void> {
   const { checkpointer, invoker, emit } = host;
-  const claims = claimsOf(checkpointer);
-  const key = (call: ToolCall) => `${thread.id}\u0000${call.id}`;
-  const decided = thread.pending.filter((c) => approvals.has(c.id) && !claims.has(key(c)));
+  const decided = thread.pending.filter((c) => approvals.has(c.id));
   if (decided.length === 0) {
     const waiting = thread.pending.map((c) => c.id);
     throw new TypeError(
@@ -110,34 +97,51 @@ export async function resumeDecided(
       }`,
     );
   }
-  for (const call of decided) claims.add(key(call));
-  try {
-    const approved = decided.filter((c) => approvals.get(c.id)?.approved);
-    thread.pending = thread.pending.filter((c) => !decided.includes(c));
-    thread.running = approved;
-    await thread.save(checkpointer);
-    const own: ToolMessage[] = [];
-    const turn = invoker?.begin({
-      state: thread.state,
-      context: host.context,
-      signal: host.signal,
-      onEvent: (event) => {
-        if (event.type !== 'done') emit(event);
-      },
-    });
-    for (const call of decided) {
-      const decision = approvals.get(call.id);
-      if (!decision?.approved) own.push(deniedMessage(call, decision?.reason, emit));
-      else if (turn) turn.add(call);
-      else own.push(notFound(call, emit));
-    }
-    const result = turn ? await turn.close() : { messages: [], state: thread.state };
-    const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
-    thread.messages = inCallOrder([...thread.messages, ...decided.map((c) => byId.get(c.id) as ToolMessage)]);
-    thread.state = result.state;
-    thread.running = [];
-    await thread.save(checkpointer);
-  } finally {
-    for (const call of decided) claims.delete(key(call));
+  const approved = decided.filter((c) => approvals.get(c.id)?.approved);
+  thread.pending = thread.pending.filter((c) => !decided.includes(c));
+  thread.running = approved;
+  await thread.save(checkpointer);
+  const own: ToolMessage[] = [];
+  const turn = invoker?.begin({
+    state: thread.state,
+    context: host.context,
+    signal: host.signal,
+    onEvent: (event) => {
+      if (event.type !== 'done') emit(event);
+    },
+  });
+  for (const call of decided) {
+    const decision = approvals.get(call.id);
+    if (!decision?.approved) own.push(deniedMessage(call, decision?.reason, emit));
+    else if (turn) turn.add(call);
+    else own.push(notFound(call, emit));
   }
+  let result: { messages: ToolMessage[]; state: Record<string, unknown> };
+  try {
+    result = turn ? await turn.close() : { messages: [], state: thread.state };
+  } catch (error) {
+    // Stopped: what finished (and the refusals) is kept; the calls cut off stay `running`, so
+    // the next run reports them as interrupted rather than running them again.
+    if (turn && host.signal.aborted) {
+      let sofar: ReturnType<ToolTurn['sofar']>;
+      try {
+        sofar = turn.sofar();
+      } catch (conflict) {
+        thread.unsaved = true;
+        throw conflict;
+      }
+      const finished = sofar.calls.flatMap((c) => (c.message ? [c.message] : []));
+      const done = new Set(finished.map((m) => m.toolCallId));
+      thread.messages = inCallOrder([...thread.messages, ...own, ...finished]);
+      thread.state = sofar.state;
+      thread.running = thread.running.filter((c) => !done.has(c.id));
+      await thread.save(checkpointer);
+    }
+    throw error;
+  }
+  const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
+  thread.messages = inCallOrder([...thread.messages, ...decided.map((c) => byId.get(c.id) as ToolMessage)]);
+  thread.state = result.state;
+  thread.running = [];
+  await thread.save(checkpointer);
 }

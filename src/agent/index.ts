@@ -1,4 +1,5 @@
 export { Agent, createAgent } from './agent';
+export type { IfBusy } from './thread-lock';
 export type {
   AgentEvent,
   AgentInput,

@@ -49,6 +49,8 @@ export function checkStreamOptions(options: AgentStreamOptions): void {
   checkSignal(options.signal);
   if (options.state !== undefined && !isPlainObject(options.state))
     throw new TypeError(`Expected \`state\` to be a plain object, got ${describeValue(options.state)}`);
+  if (options.ifBusy !== undefined && options.ifBusy !== 'wait' && options.ifBusy !== 'fail')
+    throw new TypeError(`Expected \`ifBusy\` to be 'wait' or 'fail', got ${describeValue(options.ifBusy)}`);
 }
 
 /** A new thread's id. */

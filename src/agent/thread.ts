@@ -1,3 +1,4 @@
+import { CheckpointConflictError } from '../errors/checkpoint-conflict-error';
 import { CheckpointError } from '../errors/checkpoint-error';
 import { isPlainObject, type JSONValue } from '../json/json-value';
 import type { AIMessage, Message, ToolCall, ToolMessage } from '../messages/types';
@@ -17,6 +18,11 @@ export class Thread {
   pending: ToolCall[];
   /** Approved calls that were started; a reload finds them here and never runs them again. */
   running: ToolCall[];
+  /**
+   * What the run did could not be kept (a save failed): the run ends with that error, even when
+   * it was aborted.
+   */
+  unsaved = false;
   #seq: number;
   #lastId: string | undefined;
   #lastAt: number;
@@ -41,6 +47,11 @@ export class Thread {
     return this.#lastId === undefined ? undefined : this.#lastAt;
   }
 
+  /** A thread with no checkpoint yet (a new id): nothing to load. */
+  static fresh(id: string): Thread {
+    return new Thread(id);
+  }
+
   static async load(checkpointer: Checkpointer, id: string): Promise<Thread> {
     const last = await checkpointer.get(id);
     if (!last) return new Thread(id);
@@ -62,15 +73,20 @@ export class Thread {
     // Ordered by time, then id: both grow, whatever the clock does.
     const createdAt = Math.max(Date.now(), this.#lastAt + 1);
     const id = `step-${String(seq).padStart(8, '0')}`;
-    await checkpointer.put(this.id, {
-      id,
-      threadId: this.id,
-      createdAt,
-      messages: this.messages,
-      state: this.state as Record<string, JSONValue>,
-      metadata,
-      ...(this.#lastId ? { parentId: this.#lastId } : {}),
-    });
+    try {
+      await checkpointer.put(this.id, {
+        id,
+        threadId: this.id,
+        createdAt,
+        messages: this.messages,
+        state: this.state as Record<string, JSONValue>,
+        metadata,
+        ...(this.#lastId ? { parentId: this.#lastId } : {}),
+      });
+    } catch (error) {
+      this.unsaved = true;
+      throw error;
+    }
     this.#seq = seq;
     this.#lastId = id;
     this.#lastAt = createdAt;
@@ -80,12 +96,17 @@ export class Thread {
 /**
  * The agent's default thread memory: each thread's newest checkpoint kept as it is, for the
  * agent's lifetime (no copies, no JSON checks: nothing leaves the page). A `Checkpointer` for
- * threads that survive a reload: `openIndexedDBCheckpointer`.
+ * threads that survive a reload: `openIndexedDBCheckpointer`. Keeping only the newest, it takes
+ * a checkpoint only if it follows that one (its `parentId`): a step written from an older
+ * thread would replace a newer one.
  */
 export function threadMemory(): Checkpointer {
   const threads = new Map<string, Checkpoint>();
   return {
     put: async (threadId, checkpoint) => {
+      const newest = threads.get(threadId);
+      if (newest && (newest.id === checkpoint.id || checkpoint.parentId !== newest.id))
+        throw new CheckpointConflictError({ threadId, checkpointId: checkpoint.id });
       threads.set(threadId, checkpoint);
     },
     get: async (threadId) => threads.get(threadId),

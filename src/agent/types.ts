@@ -5,6 +5,7 @@ import type { ChatModel, ModelSettings } from '../models/types';
 import type { WorkerPool } from '../pool/worker-pool';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Checkpointer } from '../store/checkpointer';
+import type { IfBusy } from './thread-lock';
 
 /** Why a run ended. */
 export type AgentStopReason =
@@ -12,7 +13,10 @@ export type AgentStopReason =
   | 'end'
   /** `maxSteps` model calls were made and the model still wanted tools. */
   | 'max-steps'
-  /** The signal aborted it; the thread keeps its last complete step. */
+  /**
+   * The signal aborted it (or it was stopped while it waited for its thread); the thread keeps its
+   * last complete step, and the calls of the step cut short that had started, with their results.
+   */
   | 'aborted'
   /** Calls wait for a person's decision (`pendingApprovals`). */
   | 'approval'
@@ -75,6 +79,12 @@ export interface AgentStreamOptions {
   context?: unknown;
   /** Merged over the thread's saved state (JSON data; tools receive the part they declare). */
   state?: Record<string, unknown>;
+  /**
+   * When another run holds the thread (in this tab or another of the origin): `'wait'` (default)
+   * for it to end, as long as `signal` allows, or `'fail'` at once with `ThreadBusyError`. Two
+   * runs on one thread never interleave their steps.
+   */
+  ifBusy?: IfBusy;
 }
 
 /** What a run ends with (the `finish` event, and what `run` resolves with). */
@@ -127,7 +137,10 @@ export type AgentEvent =
   /** A call waits for a person: resume with `stream({ approvals: { [toolCallId]: true } }, { threadId })`. */
   | { type: 'approval-request'; toolCall: ToolCall }
   | ({ type: 'finish' } & AgentResult)
-  /** The run failed (the thread keeps its last complete step); nothing follows. */
+  /**
+   * The run failed (the thread keeps its last complete step, and the calls of a step cut short
+   * that had started, with their results); nothing follows.
+   */
   | { type: 'error'; error: Error };
 
 export type ToolEventWithoutDone = Exclude<ToolEvent, { type: 'done' }>;

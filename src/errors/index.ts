@@ -1,3 +1,4 @@
+export { CheckpointConflictError } from './checkpoint-conflict-error';
 export { CheckpointError } from './checkpoint-error';
 export { CodeError, type CodeErrorOptions } from './code-error';
 export { InvalidToolSpecError, type InvalidToolSpecErrorOptions } from './invalid-tool-spec-error';
@@ -21,7 +22,9 @@ export { StateMergeError } from './state-merge-error';
 export { StoreKeyError } from './store-key-error';
 export { StorePermissionError } from './store-permission-error';
 export { StoreQuotaError } from './store-quota-error';
+export { StoreUnavailableError } from './store-unavailable-error';
 export { StoreValueError } from './store-value-error';
+export { ThreadBusyError } from './thread-busy-error';
 export { ToolDeniedError } from './tool-denied-error';
 export { describeCall, ToolError, type ToolErrorOptions } from './tool-error';
 export { ToolExecutionError } from './tool-execution-error';

@@ -9,6 +9,7 @@ import type { ResultFormat } from '../pool/protocol';
 import type { ToolSpec } from '../providers/tool-spec';
 import { scopeStore } from '../store/scoped-store';
 import type { Store } from '../store/types';
+import { unavailableStore } from '../store/unavailable-store';
 import type { ToolEvent, ToolOutcome } from './types';
 
 /** `worker/inline`: what describes and runs inline tools. */
@@ -52,10 +53,11 @@ export function runInlineTool(
         {
           signal: () => (signal ??= new AbortController().signal),
           emit: (delta) => emit({ type: 'tool-output-delta', toolCallId: toolCall.id, delta }),
-          store: () =>
-            store && tool.storeNamespaces
-              ? scopeStore(store, tool.storeNamespaces, { toolName: toolCall.name, toolCallId: toolCall.id })
-              : store,
+          store: () => {
+            const who = { toolName: toolCall.name, toolCallId: toolCall.id };
+            if (!store) return unavailableStore(who, 'its invoker has no store: pass `store` to the ToolInvoker');
+            return tool.storeNamespaces ? scopeStore(store, tool.storeNamespaces, who) : store;
+          },
           tools: () => [...call.specs.values()],
         },
       ),

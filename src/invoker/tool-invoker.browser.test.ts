@@ -2,6 +2,7 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { testPool } from '../../test/pool-helpers';
 import { defineTool } from '../../worker/define-tool';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { aiMessage, userMessage } from '../messages/constructors';
@@ -139,5 +140,30 @@ describe('mixed inline and worker tools', () => {
     const c = call('slow_counter', { n: 10_000 });
     for await (const event of invoker.stream([c])) if (event.type === 'tool-output-delta') break;
     expect(pool.stats.running).toBe(0); // the call was withdrawn from its worker, not left to count to 10,000
+  });
+});
+
+describe('time limits through the invoker', () => {
+  it("the most specific wins: the call's, the tool's own, the invoker's, the pool's", async () => {
+    const limited = testPool({ size: 1, timeoutMs: 20_000 });
+    try {
+      // The tool's own (300 ms) over the invoker's (20 s): 1.5 s of work is stopped at 300 ms.
+      const generous = new ToolInvoker({ pool: limited, timeoutMs: 20_000, onError: 'throw' });
+      await expect(generous.run([call('quick_spin', { ms: 1_500 })])).rejects.toThrow(
+        /Tool 'quick_spin' \(call seed_\d+\) timed out after 300 ms/,
+      );
+      // The invoker's (200 ms) over the pool's (20 s), for a tool with no limit of its own.
+      const strict = new ToolInvoker({ pool: limited, timeoutMs: 200, onError: 'throw' });
+      await expect(strict.run([call('spin', { ms: 1_500 })])).rejects.toThrow(/timed out after 200 ms/);
+      // A call's own (an interceptor's override) over the tool's: 500 ms of work finishes.
+      const patient: Interceptor = (request, next) => next(request.override({ timeoutMs: 5_000 }));
+      const { messages } = await new ToolInvoker({ pool: limited, timeoutMs: 200, interceptors: [patient] }).run([
+        call('quick_spin', { ms: 500 }),
+      ]);
+      expect(messages[0]?.status).toBe('success');
+      expect(limited.stats.restarted).toBe(2);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
 import { cancelled, seedTools as inlineTools } from '../../test/seed-tools';
+import { defineTool } from '../../worker/define-tool';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { StateMergeError } from '../errors/state-merge-error';
+import { StoreUnavailableError } from '../errors/store-unavailable-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
@@ -273,6 +276,51 @@ describe('interceptors', () => {
       { name: 'c', state: { who: 'all' }, context: 'ctx' },
       { name: 'a', state: { who: 'next turn' }, context: undefined },
     ]);
+  });
+
+  it("hands the pool its timeoutMs as the default under the tools' own, and a call's own limit from an interceptor", async () => {
+    const seen: { name: string; timeoutMs?: number; defaultTimeoutMs?: number }[] = [];
+    const pool = {
+      specs: async () => ['a', 'b'].map((name) => ({ name, description: name, inputSchema: { type: 'object' } })),
+      call: async (tc: ToolCall, options: { timeoutMs?: number; defaultTimeoutMs?: number }) => {
+        const { timeoutMs, defaultTimeoutMs } = options;
+        seen.push({ name: tc.name, ...(timeoutMs && { timeoutMs }), ...(defaultTimeoutMs && { defaultTimeoutMs }) });
+        return { toolCallId: tc.id, name: tc.name, content: 'ok', kind: 'text' };
+      },
+    };
+    const bQuick: Interceptor = (request, next) =>
+      next(request.toolCall.name === 'b' ? request.override({ timeoutMs: 250 }) : request);
+    await new ToolInvoker({ pool: pool as never, timeoutMs: 60_000, interceptors: [bQuick] }).run([
+      call('a'),
+      call('b'),
+    ]);
+    await new ToolInvoker({ pool: pool as never }).run([call('a')]);
+    expect(seen).toEqual([
+      { name: 'a', defaultTimeoutMs: 60_000 },
+      { name: 'b', timeoutMs: 250, defaultTimeoutMs: 60_000 },
+      { name: 'a' },
+    ]);
+  });
+
+  it('an inline tool that uses the store of an invoker without one gets StoreUnavailableError, not undefined', async () => {
+    const deleted: string[] = [];
+    const deleteNote = defineTool({
+      name: 'delete_note',
+      description: 'Delete a note.',
+      input: z.object({ key: z.string() }),
+      run: async ({ key }, { store }) => {
+        await store.delete(['notes'], key);
+        deleted.push(key);
+        return `Deleted ${key}`;
+      },
+    });
+    const invoker = new ToolInvoker({ inlineTools: [deleteNote], onError: 'throw' });
+    const failed = invoker.run([{ id: 'd1', name: 'delete_note', args: { key: 'groceries' } }]);
+    await expect(failed).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(failed).rejects.toThrow(
+      "Tool 'delete_note' (call d1) used runtime.store, but it has none: its invoker has no store: pass `store` to the ToolInvoker",
+    );
+    expect(deleted).toEqual([]);
   });
 
   it('retry: call next again after a failure', async () => {

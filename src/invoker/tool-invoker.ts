@@ -125,7 +125,8 @@ export class ToolInvoker {
       loadSpecs: () => this.#loadSpecs(),
       runner: (specs, options, emit) => {
         const chain = this.#chain(specs, options, emit);
-        if (chain) return (call, state) => chain(makeRequest(call, specs.get(call.name), state, options.context));
+        if (chain)
+          return (call, state) => chain(makeRequest(call, specs.get(call.name), state, options.context, undefined));
         return (call, state) => this.#execute(call, state, options.context, specs, options, emit);
       },
       errorText: (error, call) => errorText(this.#onError, error, call),
@@ -273,7 +274,7 @@ export class ToolInvoker {
   #chain(specs: Map<string, ToolSpec>, options: RunOptions, emit: (event: ToolEvent) => void): NextTool | undefined {
     if (this.#interceptors.length === 0) return undefined;
     const execute: NextTool = (request) =>
-      this.#execute(request.toolCall, request.state, request.context, specs, options, emit);
+      this.#execute(request.toolCall, request.state, request.context, specs, options, emit, request.timeoutMs);
     return this.#interceptors.reduceRight<NextTool>(
       (next, interceptor) => async (request) => interceptor(request, next),
       execute,
@@ -288,6 +289,7 @@ export class ToolInvoker {
     specs: Map<string, ToolSpec>,
     options: RunOptions,
     emit: (event: ToolEvent) => void,
+    timeoutMs?: number,
   ): Promise<ToolOutcome> {
     const inline = this.#inline.get(toolCall.name);
     if (inline && isPageTool(inline)) {
@@ -317,7 +319,8 @@ export class ToolInvoker {
         new ToolNotFoundError({ toolName: toolCall.name, toolCallId: toolCall.id, available: [...specs.keys()] }),
       );
     }
-    return this.#pool.call(toolCall, this.#callOptions(state, context, options, emit));
+    const made = this.#callOptions(state, context, options, emit);
+    return this.#pool.call(toolCall, timeoutMs === undefined ? made : { ...made, timeoutMs });
   }
 
   /**
@@ -340,7 +343,7 @@ export class ToolInvoker {
     if (state !== undefined) made.state = state;
     if (context !== undefined) made.context = context;
     if (this.#resultFormat) made.resultFormat = this.#resultFormat;
-    if (this.#timeoutMs !== undefined) made.timeoutMs = this.#timeoutMs;
+    if (this.#timeoutMs !== undefined) made.defaultTimeoutMs = this.#timeoutMs;
     this.#lastCallOptions = { state, context, options, emit, made };
     return made;
   }
@@ -364,18 +367,26 @@ function checkRunOptions(options: RunOptions): void {
   checkCallback(options.onEvent, 'onEvent');
 }
 
-function makeRequest(toolCall: ToolCall, spec: ToolSpec | undefined, state: unknown, context: unknown): ToolRequest {
+function makeRequest(
+  toolCall: ToolCall,
+  spec: ToolSpec | undefined,
+  state: unknown,
+  context: unknown,
+  timeoutMs: number | undefined,
+): ToolRequest {
   return {
     toolCall,
     spec,
     state,
     context,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
     override(changes) {
       return makeRequest(
         changes.toolCall ?? toolCall,
         spec,
         'state' in changes ? changes.state : state,
         'context' in changes ? changes.context : context,
+        'timeoutMs' in changes ? changes.timeoutMs : timeoutMs,
       );
     },
   };

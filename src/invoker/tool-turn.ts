@@ -8,6 +8,15 @@ import type { Reducer, RunOptions, RunResult, ToolEvent, ToolOutcome } from './t
 
 type Runner = (call: ToolCall, state: unknown) => Promise<ToolOutcome>;
 
+/** What one call of a turn has come to so far (see `ToolTurn.sofar`). */
+export interface CallSoFar {
+  call: ToolCall;
+  /** Its message, when it settled with one (a result, or an error text the model reads). */
+  message?: ToolMessage;
+  /** It was handed to its tool (it may have run, in part, even without a message). */
+  started: boolean;
+}
+
 /** Sibling results of a turn, on the error `run` rejects with under `onError: 'throw'`. */
 export interface WithTurnResults {
   /** One per call, in call order; undefined where the call failed. */
@@ -51,6 +60,7 @@ export class ToolTurn {
   readonly #updates: (StateUpdate | undefined)[] = [];
   readonly #thrown: { index: number; error: Error }[] = [];
   readonly #invalid: InvalidToolCall[] = [];
+  readonly #started: boolean[] = [];
   /** Calls added and not settled yet; `close` waits for none. */
   #outstanding = 0;
   #whenSettled: Promise<void> | undefined;
@@ -92,6 +102,7 @@ export class ToolTurn {
     this.#calls.push(call);
     this.#messages.push(undefined);
     this.#updates.push(undefined);
+    this.#started.push(false);
     this.#outstanding++;
     if (this.#run && this.#active < this.#host.maxConcurrency) {
       this.#active++;
@@ -139,6 +150,20 @@ export class ToolTurn {
     return { messages, state: merged };
   }
 
+  /**
+   * Each call added, with what it came to so far, and the state with the updates of the calls
+   * that succeeded: what a turn that was stopped (aborted) leaves. Throws `StateMergeError`
+   * when those updates conflict.
+   */
+  sofar(): { calls: CallSoFar[]; state: Record<string, unknown> } {
+    const calls = this.#calls.map((call, i) => {
+      const message = this.#messages[i];
+      return message ? { call, message, started: true } : { call, started: this.#started[i] === true };
+    });
+    const updates = this.#updates.filter((u): u is StateUpdate => u !== undefined);
+    return { calls, state: mergeUpdates(this.#state, updates, this.#host.reducers) };
+  }
+
   /** A call is over (run, or never to run): one fewer to wait for. */
   #settle(): void {
     if (--this.#outstanding === 0) this.#allSettled?.();
@@ -169,6 +194,7 @@ export class ToolTurn {
   /** One call, start to end; its outcome is recorded, then its slot goes to the next waiting. */
   #runOne(i: number): void {
     const call = this.#calls[i] as ToolCall;
+    this.#started[i] = true;
     if (this.#listening) this.#emit({ type: 'tool-started', toolCallId: call.id, name: call.name, args: call.args });
     const over = () => {
       this.#active--;

@@ -23,8 +23,13 @@ export interface ToolRequest {
   readonly spec: ToolSpec | undefined;
   readonly state: unknown;
   readonly context: unknown;
+  /**
+   * This call's own time limit in ms, when one was given (`override({ timeoutMs })`): it wins
+   * over the tool's own, the invoker's and the pool's (`Infinity`: none). Pool calls only.
+   */
+  readonly timeoutMs?: number;
   /** A copy with some fields changed (the original is left as it was). */
-  override(changes: Partial<Pick<ToolRequest, 'toolCall' | 'state' | 'context'>>): ToolRequest;
+  override(changes: Partial<Pick<ToolRequest, 'toolCall' | 'state' | 'context' | 'timeoutMs'>>): ToolRequest;
 }
 
 export type NextTool = (request: ToolRequest) => Promise<ToolOutcome>;
@@ -115,7 +120,11 @@ export interface ToolInvokerOptions {
   messagesKey?: string;
   /** Per state key; `replace` when not named. */
   reducers?: Record<string, Reducer>;
-  /** Per-call time limit for pool calls (the pool's own when absent). */
+  /**
+   * The time limit of pool calls whose tool declares none of its own (the pool's when absent).
+   * A tool's own limit wins over it; a call's own (an interceptor's `override({ timeoutMs })`)
+   * wins over both.
+   */
   timeoutMs?: number;
 }
 

@@ -58,8 +58,13 @@ export interface WorkerPoolOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Overrides the pool's `timeoutMs` for this call. */
+  /** This call's time limit: wins over the tool's own and the pool's (`Infinity`: none). */
   timeoutMs?: number;
+  /**
+   * The limit for a tool that declares none of its own, instead of the pool's: what an invoker's
+   * `timeoutMs` gives. A tool's own limit (`defineTool({ timeoutMs })`) wins over it.
+   */
+  defaultTimeoutMs?: number;
   /** The caller's state; each tool receives the part it declared. */
   state?: unknown;
   /** Run-level data for the tool (`runtime.context`). */

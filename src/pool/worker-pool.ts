@@ -24,6 +24,7 @@ import {
 import type { CallRequest, OutBatch, ToolDescriptor, WorkerToPage } from './protocol';
 import { Quarantine } from './quarantine';
 import { judgeStoppedCalls } from './stopped-calls';
+import { resolveTimeLimit } from './time-limit';
 import { ToolCatalog } from './tool-catalog';
 import type { ToolResult } from './tool-result';
 import type { WorkerHandle } from './worker-handle';
@@ -170,8 +171,10 @@ export class WorkerPool {
       checkCallOptions(options);
       if (options.signal?.aborted) return reject(options.signal.reason);
       if (this.#dispatch.queued >= this.#maxQueue) return reject(new PoolQueueFullError({ maxQueue: this.#maxQueue }));
-      const timeoutMs =
-        options.timeoutMs === undefined ? this.#timeoutMs : checkDuration('timeoutMs', options.timeoutMs);
+      if (options.timeoutMs !== undefined) checkDuration('timeoutMs', options.timeoutMs);
+      if (options.defaultTimeoutMs !== undefined) checkDuration('defaultTimeoutMs', options.defaultTimeoutMs);
+      // The tool's own limit is known once a worker has it (see #started).
+      const timeoutMs = this.#timeLimit(options, undefined);
       this.#dispatch.push(this.#calls.open(toolCall, options, timeoutMs, resolve, reject));
       this.#dispatch.pump();
     });
@@ -371,11 +374,19 @@ export class WorkerPool {
     for (const request of requests) {
       const call = this.#calls.get(request.id);
       if (!call || call.settled) continue;
-      // A tool's own limit replaces the pool's; a limit given for the call wins over both.
-      const declared = call.options.timeoutMs === undefined ? call.worker?.timeouts.get(call.toolCall.name) : undefined;
-      if (declared !== undefined) call.timeoutMs = declared;
+      call.timeoutMs = this.#timeLimit(call.options, call.worker?.timeouts.get(call.toolCall.name));
       this.#clock.due(call, call.timeoutMs);
     }
+  }
+
+  /** The most specific limit wins: the call's, the tool's own, the caller's default, the pool's. */
+  #timeLimit(options: CallOptions, tool: number | undefined): number {
+    return resolveTimeLimit({
+      call: options.timeoutMs,
+      tool,
+      invoker: options.defaultTimeoutMs,
+      pool: this.#timeoutMs,
+    });
   }
 
   /** A call's time ran out (unless it settled, or runs again, since): its worker is stopped. */

@@ -1,5 +1,6 @@
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
+import { CheckpointConflictError } from '../errors/checkpoint-conflict-error';
 import { CheckpointError } from '../errors/checkpoint-error';
 import { aiMessage, toolMessage, userMessage } from '../messages/constructors';
 import {
@@ -41,6 +42,18 @@ function contract(name: string, make: () => Checkpointer) {
       await cp.delete('t1');
       expect(await cp.get('t1')).toBeUndefined();
       expect((await cp.get('t2'))?.id).toBe('a');
+      cp.close();
+    });
+
+    it('never overwrites a checkpoint: a second put of its id is CheckpointConflictError', async () => {
+      const cp = make();
+      await cp.put('t1', checkpoint('t1', 'a', 1));
+      const again = cp.put('t1', { ...checkpoint('t1', 'a', 2), state: { overwritten: true } });
+      await expect(again).rejects.toBeInstanceOf(CheckpointConflictError);
+      await expect(again).rejects.toMatchObject({ threadId: 't1', checkpointId: 'a' });
+      expect(await cp.get('t1')).toEqual(checkpoint('t1', 'a', 1));
+      // The same id in another thread is another checkpoint.
+      await cp.put('t2', checkpoint('t2', 'a', 3));
       cp.close();
     });
 

@@ -1,4 +1,5 @@
 import { type IDBPDatabase, openDB } from 'idb';
+import { CheckpointConflictError } from '../errors/checkpoint-conflict-error';
 import { CheckpointError } from '../errors/checkpoint-error';
 import { describeValue } from '../errors/moat-error';
 import { checkCount } from '../errors/option-checks';
@@ -36,6 +37,10 @@ export interface ListCheckpointsOptions {
  * writes one after every step).
  */
 export interface Checkpointer {
+  /**
+   * Write a new checkpoint. One the thread already has (by id) is not overwritten: the promise
+   * rejects with `CheckpointConflictError` (two writers saved the same step).
+   */
   put(threadId: string, checkpoint: Checkpoint): Promise<void>;
   /** The newest checkpoint of the thread. */
   get(threadId: string): Promise<Checkpoint | undefined>;
@@ -156,6 +161,7 @@ export function createMemoryCheckpointer(): Checkpointer {
     async put(threadId, checkpoint) {
       const stored = structuredClone(toStored(threadId, checkpoint));
       const thread = threads.get(threadId) ?? new Map<string, StoredCheckpoint>();
+      if (thread.has(stored.id)) throw new CheckpointConflictError({ threadId, checkpointId: stored.id });
       threads.set(threadId, thread);
       thread.set(stored.id, stored);
     },
@@ -233,7 +239,14 @@ export function openIndexedDBCheckpointer(name: string): Checkpointer {
     put: (threadId, checkpoint) =>
       guard(async () => {
         const stored = toStored(threadId, checkpoint);
-        await (await open()).put('checkpoints', stored);
+        try {
+          // add, not put: a step written once is never overwritten.
+          await (await open()).add('checkpoints', stored);
+        } catch (error) {
+          if ((error as { name?: unknown })?.name === 'ConstraintError')
+            throw new CheckpointConflictError({ threadId, checkpointId: stored.id, cause: error });
+          throw error;
+        }
       }),
     get: (threadId) => guard(async () => listFrom(await ofThread(threadId), { limit: 1 })[0]),
     list: async (threadId, options = {}) => {

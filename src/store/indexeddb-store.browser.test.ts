@@ -4,6 +4,7 @@ import { storeContract } from '../../test/store-contract';
 import storeToolsUrl from '../../test/workers/store.worker.ts?worker&url';
 import { StorePermissionError } from '../errors/store-permission-error';
 import { StoreQuotaError } from '../errors/store-quota-error';
+import { StoreUnavailableError } from '../errors/store-unavailable-error';
 import { resultValue } from '../pool/tool-result';
 import { createWorkerPool } from '../pool/worker-pool';
 import { openIndexedDBStore, SWEEP_INTERVAL_MS } from './indexeddb-store';
@@ -241,6 +242,24 @@ describe.each([
       expect(error).toBeInstanceOf(StorePermissionError);
       expect(error.message).toBe(`Tool 'peek' may not touch store namespace ["secrets"]. Allowed: ["memory"]`);
       expect(error.toolCallId).toBe('p1');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a tool that uses the store of a pool without one gets StoreUnavailableError, not undefined', async () => {
+    const pool = createWorkerPool({ worker: storeWorker, size: 1 });
+    try {
+      const error = (await pool
+        .call({ id: 'u1', name: 'remember', args: { key: 'tea', value: 'sencha' } })
+        .catch((e) => e)) as StoreUnavailableError;
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(error.message).toBe(
+        "Tool 'remember' (call u1) used runtime.store, but it has none: this pool has no store: pass `store: 'a-database-name'` to createWorkerPool",
+      );
+      expect([error.toolName, error.toolCallId]).toEqual(['remember', 'u1']);
+      // The next call of the same worker is served as usual.
+      expect(resultValue(await pool.call({ id: 'u2', name: 'loaded_scripts', args: {} }))).toBeInstanceOf(Array);
     } finally {
       await pool.close();
     }

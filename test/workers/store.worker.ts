@@ -10,7 +10,6 @@ serveTools([
     description: 'Add one to a counter, n times, each its own transaction.',
     input: z.object({ key: z.string(), times: z.number() }),
     run: async ({ key, times }, { store }) => {
-      if (!store) throw new Error('no store configured');
       for (let i = 0; i < times; i++)
         await store.update(['counters'], key, (v) => ((v as number | undefined) ?? 0) + 1);
       return times;
@@ -28,6 +27,6 @@ serveTools([
     description: 'Try to read outside the allowed namespaces.',
     input: z.object({}),
     store: { namespaces: [['memory']] },
-    run: async (_args, { store }) => store?.get(['secrets'], 'api-key'),
+    run: async (_args, { store }) => store.get(['secrets'], 'api-key'),
   }),
 ]);
