@@ -9,6 +9,7 @@ import { OutputValidationError } from '../errors/output-validation-error';
 import { ToolInvoker } from '../invoker/tool-invoker';
 import { type ScriptedTurn, scriptedModel } from '../models/scripted-model';
 import type { ModelRequest } from '../models/types';
+import type { StandardSchema } from '../output/output-schema';
 import type { OutputFormat } from '../providers/output-format';
 import { createAgent } from './agent';
 import type { AgentEvent, AgentOutputResult, AgentResult, DeepPartial } from './types';
@@ -179,6 +180,17 @@ describe('structured output through the agent', () => {
           expectTypeOf(event.partial).toEqualTypeOf<DeepPartial<z.infer<typeof Person>>>();
         if (event.type === 'finish') expectTypeOf(event.output).toEqualTypeOf<z.infer<typeof Person> | undefined>();
       }
+      // A Standard Schema that declares no types: what its validate returns.
+      const verdict = {
+        '~standard': {
+          version: 1,
+          vendor: 'test',
+          validate: (value: unknown) =>
+            typeof value === 'object' ? { value: value as { guilty: boolean } } : { issues: [{ message: 'no' }] },
+          jsonSchema: { output: () => ({ type: 'object' }) },
+        },
+      } satisfies StandardSchema<{ guilty: boolean }>;
+      expectTypeOf((await agent.run('x', { output: verdict })).output).toEqualTypeOf<{ guilty: boolean } | undefined>();
       // `output` is there whenever the run ended with an answer.
       const r = await typed.run('x');
       expectTypeOf(r.output).toEqualTypeOf<z.infer<typeof Person> | undefined>();

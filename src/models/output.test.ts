@@ -111,6 +111,13 @@ describe.each(Object.keys(clients))('%s: structured output', (name) => {
   });
 });
 
+it('a request whose output is not { name, schema } is a TypeError before anything is sent', () => {
+  const model = openAICompatible({ baseURL: `${url}/v1`, model: 'never-asked' });
+  expect(() => model.stream({ messages: [userMessage('x')], output: { name: 'p' } as never })).toThrow(
+    /Expected `output` to be \{ name, schema \}, got `\{"name":"p"\}` \(object\)/,
+  );
+});
+
 describe('what each provider refuses of a structured-output request', () => {
   const refused = async (name: string, extra: Record<string, unknown>) => {
     const id = await addScenario(url, { turns: [{ text: '{}' }] }, `output-refused-${name}`);

@@ -41,9 +41,20 @@ export interface StandardSchema<Output = unknown> {
 /** A run's structured output: a Standard Schema (zod 4…) or a JSON Schema object. */
 export type OutputSchema = StandardSchema | JSONSchema;
 
-/** The type a schema's output has: inferred from a Standard Schema, `unknown` for JSON Schema. */
-export type OutputOf<S> = S extends { readonly '~standard': { readonly types?: infer T } }
-  ? NonNullable<T> extends { readonly output: infer O }
+/**
+ * The type a schema's output has: a Standard Schema's declared output type (or, where it declares
+ * none, what its `validate` returns), `unknown` for JSON Schema.
+ */
+export type OutputOf<S> = S extends { readonly '~standard': infer P }
+  ? 'types' extends keyof P
+    ? NonNullable<P['types' & keyof P]> extends { readonly output: infer O }
+      ? O
+      : ValidatedOf<P>
+    : ValidatedOf<P>
+  : unknown;
+
+type ValidatedOf<P> = P extends { readonly validate: (...args: never[]) => infer R }
+  ? Extract<Awaited<R>, { readonly value: unknown }> extends { readonly value: infer O }
     ? O
     : unknown
   : unknown;
