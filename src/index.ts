@@ -7,6 +7,7 @@ export * from './invoker/index';
 export * from './json/index';
 export * from './messages/index';
 export * from './models/index';
+export * from './output/index';
 export * from './pool/index';
 export * from './providers/index';
 export * from './sandbox/index';

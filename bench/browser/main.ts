@@ -7,6 +7,7 @@ import { anchorCases } from './anchors';
 import { codeCases } from './code';
 import { framedAnchorCases } from './framed-anchors';
 import { invokerCases } from './invoker';
+import { outputCases } from './output';
 import { poolCases } from './pool';
 import { storeCases } from './store';
 
@@ -19,6 +20,7 @@ const cases: BenchCase[] = [
   ...storeCases,
   ...invokerCases,
   ...agentCases,
+  ...outputCases,
   ...codeCases,
 ];
 

@@ -12,43 +12,12 @@ import { parsePartialJson as aiSdkParse } from 'ai';
 import { parse as partialJsonParse } from 'partial-json';
 import { createPartialJsonParser } from '../../src/json/partial-json-parser';
 import type { BenchCase, BenchResult } from '../case';
+import { argumentsText, chunksOf } from '../json-data';
 
 const SIZES = { '1kb': 1_000, '10kb': 10_000, '100kb': 100_000, '1mb': 1_000_000 } as const;
 type Size = keyof typeof SIZES;
 /** Positions timed per run for a re-parsing peer at sizes where timing all would take minutes. */
 const SAMPLE = 120;
-
-/** Deterministic tool arguments of about `bytes` bytes: nested objects, arrays, escapes, unicode. */
-export function argumentsText(bytes: number): string {
-  const items: unknown[] = [];
-  const doc = { title: 'Trip plan for "Lisbon" – día 1', days: 3, budget: { amount: 1234.5, currency: 'EUR' }, items };
-  let i = 0;
-  while (JSON.stringify(doc).length < bytes) {
-    items.push({
-      id: i,
-      name: `Stop ${i}: café «${i % 7}»`,
-      tags: ['walk', i % 2 ? 'food' : 'museum', `t${i % 13}`],
-      score: ((i * 37) % 100) / 10,
-      open: i % 3 !== 0,
-      note: 'Line one\nline two with a \\ backslash and an emoji 😀',
-    });
-    i++;
-  }
-  return JSON.stringify(doc);
-}
-
-/** Chunk sizes of 8–32 characters from a fixed seed. */
-export function chunksOf(text: string): string[] {
-  let seed = 42;
-  const out: string[] = [];
-  for (let at = 0; at < text.length; ) {
-    seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
-    const size = 8 + (seed % 25);
-    out.push(text.slice(at, at + size));
-    at += size;
-  }
-  return out;
-}
 
 let sink: unknown;
 

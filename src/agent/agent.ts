@@ -7,6 +7,14 @@ import type { ToolEvent } from '../invoker/types';
 import type { AIMessage, ToolCall, ToolMessage, Usage } from '../messages/types';
 import { checkSettings } from '../models/settings';
 import type { ChatModel, ModelSettings } from '../models/types';
+import {
+  checkOutputSchema,
+  type OutputOf,
+  type OutputSchema,
+  type ResolvedOutput,
+  resolveOutput,
+} from '../output/output-schema';
+import { PartialOutput, readOutput } from '../output/read-output';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Checkpointer } from '../store/checkpointer';
 import type { ThreadSummary } from '../store/thread-summary';
@@ -20,6 +28,7 @@ import type {
   AgentEvent,
   AgentInput,
   AgentOptions,
+  AgentOutputResult,
   AgentResult,
   AgentStopReason,
   AgentStreamOptions,
@@ -34,12 +43,21 @@ import type {
  * const agent = createAgent({ model: openAICompatible({ baseURL, model }), pool, checkpointer });
  * for await (const ev of agent.stream('What is 3 * 12?', { threadId, signal })) render(ev);
  * const { text } = await agent.run('And 2 + 2?', { threadId });
+ * const { output } = await agent.run('Who wrote the first program?', { output: z.object({ name: z.string() }) });
  */
-export function createAgent(options: AgentOptions): Agent {
+export function createAgent<S extends OutputSchema | undefined = undefined>(
+  options: AgentOptions & { output?: S },
+): Agent<S> {
   return new Agent(options);
 }
 
-export class Agent {
+/** What a run resolves with: with structured output (the run's or the agent's), `output` too. */
+type RunResult<S> = S extends OutputSchema ? AgentOutputResult<OutputOf<S>> : AgentResult;
+/** The structured output's type in the events: `unknown` without one. */
+type EventOutput<S> = S extends OutputSchema ? OutputOf<S> : unknown;
+
+/** `S`: the agent's default structured output (`output` in its options), if any. */
+export class Agent<S extends OutputSchema | undefined = undefined> {
   readonly #model: ChatModel;
   readonly #invoker: ToolInvoker | undefined;
   readonly #system: string | undefined;
@@ -50,6 +68,7 @@ export class Agent {
   readonly #approve: AgentOptions['approve'];
   readonly #eager: boolean;
   readonly #settings: ModelSettings;
+  readonly #output: OutputSchema | undefined;
   #specs: Promise<Map<string, ToolSpec>> | undefined;
 
   constructor(options: AgentOptions) {
@@ -75,6 +94,7 @@ export class Agent {
       (typeof checkpointer?.get !== 'function' || typeof checkpointer.put !== 'function')
     )
       throw new TypeError(`Expected \`checkpointer\` to be a Checkpointer, got ${describeValue(checkpointer)}`);
+    if (options.output !== undefined) checkOutputSchema(options.output);
     const { temperature, maxTokens, toolChoice, parallelToolCalls, providerOptions } = options;
     this.#settings = Object.fromEntries(
       Object.entries({ temperature, maxTokens, toolChoice, parallelToolCalls, providerOptions }).filter(
@@ -90,6 +110,7 @@ export class Agent {
     this.#local = checkpointer === undefined;
     this.#approve = approve;
     this.#eager = eagerTools ?? true;
+    this.#output = options.output;
     // Start the workers now, while the person types: the first request needs their specs.
     this.#loadSpecs().catch(() => {});
   }
@@ -105,6 +126,11 @@ export class Agent {
    * of the step cut short that had started, with their results (none runs again). A run holds
    * its thread: another run on it, in this tab or another, waits its turn (`ifBusy`).
    */
+  stream<O extends OutputSchema>(
+    input: AgentInput,
+    options: AgentStreamOptions & { output: O },
+  ): AsyncIterable<AgentEvent<OutputOf<O>>>;
+  stream(input: AgentInput, options?: AgentStreamOptions): AsyncIterable<AgentEvent<EventOutput<S>>>;
   stream(input: AgentInput, options: AgentStreamOptions = {}): AsyncIterable<AgentEvent> {
     return eventStream<AgentEvent>('The consumer stopped reading the agent', async (controller, emit) => {
       let unfollow = () => {};
@@ -120,7 +146,15 @@ export class Agent {
     });
   }
 
-  /** The same run, resolved with what `finish` carries; rejects with the `error` event's error. */
+  /**
+   * The same run, resolved with what `finish` carries (`output` with structured output); rejects
+   * with the `error` event's error (`OutputValidationError` for an answer that does not fit).
+   */
+  run<O extends OutputSchema>(
+    input: AgentInput,
+    options: AgentStreamOptions & { output: O },
+  ): Promise<AgentOutputResult<OutputOf<O>>>;
+  run(input: AgentInput, options?: AgentStreamOptions): Promise<RunResult<S>>;
   async run(input: AgentInput, options: AgentStreamOptions = {}): Promise<AgentResult> {
     for await (const event of this.stream(input, options)) {
       if (event.type === 'error') throw event.error;
@@ -217,11 +251,13 @@ export class Agent {
     emit: (event: AgentEvent) => void,
   ): Promise<void> {
     const threadId = thread.id;
+    const schema = options.output ?? this.#output;
+    const output = schema === undefined ? undefined : await resolveOutput(schema);
     if (options.state) thread.state = { ...thread.state, ...options.state };
     const usage: Usage = {};
     const progress = { steps: 0, text: '' };
-    const finish = (stopReason: AgentStopReason) => {
-      const result: AgentResult = {
+    const finish = (stopReason: AgentStopReason, answer?: { output: unknown }) => {
+      const result: AgentResult & { output?: unknown } = {
         threadId,
         text: progress.text,
         messages: [...thread.messages],
@@ -231,6 +267,7 @@ export class Agent {
         steps: progress.steps,
       };
       if (thread.pending.length > 0) result.pendingApprovals = [...thread.pending];
+      if (answer) result.output = answer.output;
       emit({ type: 'finish', ...result });
     };
     // Stopped while it waited for the thread: nothing was done.
@@ -263,13 +300,17 @@ export class Agent {
         if (progress.steps >= this.#maxSteps) return finish('max-steps');
         progress.steps++;
         progress.text = '';
-        const ai = await this.#step(thread, options, signal, emit, progress);
+        const ai = await this.#step(thread, options, signal, emit, progress, output);
         addUsage(usage, ai.usage);
         if (thread.pending.length > 0) {
           for (const toolCall of thread.pending) emit({ type: 'approval-request', toolCall });
           return finish('approval');
         }
-        if (ai.toolCalls.length === 0 && ai.invalidToolCalls.length === 0) return finish(stopReasonOf(ai));
+        if (ai.toolCalls.length === 0 && ai.invalidToolCalls.length === 0) {
+          const stopReason = stopReasonOf(ai);
+          if (!output) return finish(stopReason);
+          return finish(stopReason, { output: await readOutput(ai.content, output, stopReason) });
+        }
       }
     } catch (error) {
       if (signal.aborted && !thread.unsaved) return finish('aborted');
@@ -284,6 +325,7 @@ export class Agent {
     outer: AbortSignal,
     emit: (event: AgentEvent) => void,
     progress: { steps: number; text: string },
+    output: ResolvedOutput | undefined,
   ): Promise<AIMessage> {
     const specs = await this.#loadSpecs();
     const controller = new AbortController();
@@ -312,8 +354,10 @@ export class Agent {
         messages: thread.messages,
         tools: [...specs.values()],
         ...(this.#system ? { system: this.#system } : {}),
+        ...(output ? { output: output.format } : {}),
         signal,
       });
+      const partial = output && new PartialOutput();
       // A chunk's parts come together: the calls that close in it start together (one message per worker).
       for await (const batch of batchesOf(parts)) {
         for (const part of batch) {
@@ -321,6 +365,7 @@ export class Agent {
             case 'text-delta':
               progress.text += part.delta;
               emit(part);
+              partial?.push(part.delta);
               break;
             case 'reasoning-delta':
               emit(part);
@@ -350,6 +395,8 @@ export class Agent {
             }
           }
         }
+        const object = partial?.take();
+        if (object) emit({ type: 'output-delta', partial: object });
       }
       const ai = parts.message();
       whole = ai;

@@ -4,6 +4,7 @@ import { isPlainObject } from '../json/json-value';
 import { userMessage } from '../messages/constructors';
 import { checkMessages } from '../messages/message-json';
 import type { Message } from '../messages/types';
+import { checkOutputSchema } from '../output/output-schema';
 import type { AgentInput, AgentStreamOptions, ApprovalDecision } from './types';
 
 export type ParsedInput = { messages: Message[] } | { approvals: Map<string, { approved: boolean; reason?: string }> };
@@ -51,6 +52,7 @@ export function checkStreamOptions(options: AgentStreamOptions): void {
     throw new TypeError(`Expected \`state\` to be a plain object, got ${describeValue(options.state)}`);
   if (options.ifBusy !== undefined && options.ifBusy !== 'wait' && options.ifBusy !== 'fail')
     throw new TypeError(`Expected \`ifBusy\` to be 'wait' or 'fail', got ${describeValue(options.ifBusy)}`);
+  if (options.output !== undefined) checkOutputSchema(options.output);
 }
 
 /** A new thread's id. */

@@ -2,6 +2,7 @@ import type { ToolInvoker } from '../invoker/tool-invoker';
 import type { ToolEvent } from '../invoker/types';
 import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messages/types';
 import type { ChatModel, ModelSettings } from '../models/types';
+import type { OutputSchema } from '../output/output-schema';
 import type { WorkerPool } from '../pool/worker-pool';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Checkpointer } from '../store/checkpointer';
@@ -66,6 +67,11 @@ export interface AgentOptions extends ModelSettings {
    * for an answer that is then aborted or broken off.
    */
   eagerTools?: boolean;
+  /**
+   * Structured output for every run (a run's own `output` replaces it): a zod schema (any
+   * Standard Schema that gives JSON Schema) or a JSON Schema object.
+   */
+  output?: OutputSchema;
 }
 
 /** What `stream` and `run` take: a user's text or messages, or decisions on pending approvals. */
@@ -85,6 +91,12 @@ export interface AgentStreamOptions {
    * runs on one thread never interleave their steps.
    */
   ifBusy?: IfBusy;
+  /**
+   * Structured output: the final answer must be JSON fitting this schema (a zod schema, any
+   * Standard Schema that gives JSON Schema, or a JSON Schema object). Tools are still called
+   * before it; `output-delta` events show the object as it streams; `finish` carries `output`.
+   */
+  output?: OutputSchema;
 }
 
 /** What a run ends with (the `finish` event, and what `run` resolves with). */
@@ -104,6 +116,26 @@ export interface AgentResult {
   pendingApprovals?: ToolCall[];
 }
 
+/** The stops that end with the model's answer: with structured output, `output` is there. */
+export type AnsweredStopReason = 'end' | 'length' | 'content-filter';
+
+/**
+ * What a run with structured output ends with: `output`, checked against the schema, whenever
+ * the run ended with an answer; none when it stopped before one (approval, max-steps, aborted).
+ */
+export type AgentOutputResult<O> = AgentResult &
+  (
+    | { stopReason: AnsweredStopReason; output: O }
+    | { stopReason: Exclude<AgentStopReason, AnsweredStopReason>; output?: undefined }
+  );
+
+/** A structured output on its way: every field optional, all the way down. */
+export type DeepPartial<T> = T extends readonly (infer U)[]
+  ? DeepPartial<U>[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
 /** A saved thread (`agent.thread(id)`). */
 export interface ThreadSnapshot {
   threadId: string;
@@ -115,9 +147,17 @@ export interface ThreadSnapshot {
   updatedAt: number;
 }
 
-/** Everything a run does, in order. Tool events are the invoker's (`tool-started` … `tool-error`). */
-export type AgentEvent =
+/**
+ * Everything a run does, in order. Tool events are the invoker's (`tool-started` … `tool-error`).
+ * `O` is the structured output's type, when the run asks for one.
+ */
+export type AgentEvent<O = unknown> =
   | { type: 'text-delta'; delta: string }
+  /**
+   * Structured output: the answer's object so far, best effort (strings and numbers as far as
+   * they have come). Live: later deltas extend the same object; clone it to keep one moment.
+   */
+  | { type: 'output-delta'; partial: DeepPartial<O> }
   | { type: 'reasoning-delta'; delta: string }
   /** The model began writing a call. */
   | { type: 'tool-input-start'; toolCallId: string; name: string; index: number }
@@ -136,7 +176,8 @@ export type AgentEvent =
     }
   /** A call waits for a person: resume with `stream({ approvals: { [toolCallId]: true } }, { threadId })`. */
   | { type: 'approval-request'; toolCall: ToolCall }
-  | ({ type: 'finish' } & AgentResult)
+  /** `output`: the structured output, checked (when the run asked for one and ended with an answer). */
+  | ({ type: 'finish'; output?: O } & AgentResult)
   /**
    * The run failed (the thread keeps its last complete step, and the calls of a step cut short
    * that had started, with their results); nothing follows.

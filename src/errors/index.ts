@@ -13,6 +13,7 @@ export { isRetryableStatus, MAX_ERROR_BODY, ModelHTTPError, type ModelHTTPErrorO
 export { ModelNetworkError } from './model-network-error';
 export { ModelStreamError } from './model-stream-error';
 export { NetworkDeniedError } from './network-denied-error';
+export { OutputValidationError, type OutputValidationErrorOptions } from './output-validation-error';
 export { PoolClosedError } from './pool-closed-error';
 export { PoolQueueFullError } from './pool-queue-full-error';
 export { SandboxCrashedError } from './sandbox-crashed-error';

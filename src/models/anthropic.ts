@@ -1,4 +1,5 @@
 import { toAnthropic, toAnthropicTools } from '../providers/anthropic';
+import { toAnthropicOutputFormat } from '../providers/output-format';
 import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { AnthropicDecoder } from '../stream/decoders/anthropic-decoder';
@@ -66,6 +67,7 @@ function anthropicBody(model: string, request: ModelRequest): Obj {
     if (request.parallelToolCalls === false && toolChoice.type !== 'none') toolChoice.disable_parallel_tool_use = true;
     if (request.toolChoice !== undefined || request.parallelToolCalls === false) body.tool_choice = toolChoice;
   }
+  if (request.output) body.output_config = { format: toAnthropicOutputFormat(request.output) };
   mergeBody(body, request.providerOptions);
   return body;
 }

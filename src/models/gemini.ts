@@ -1,4 +1,5 @@
 import { toGemini, toGeminiTools } from '../providers/gemini';
+import { toGeminiOutputConfig } from '../providers/output-format';
 import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { GeminiDecoder } from '../stream/decoders/gemini-decoder';
@@ -65,6 +66,7 @@ function geminiBody(request: ModelRequest): Obj {
   }
   const generationConfig: Obj = {};
   setDefined(generationConfig, { temperature: request.temperature, maxOutputTokens: request.maxTokens });
+  if (request.output) Object.assign(generationConfig, toGeminiOutputConfig(request.output));
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
   mergeBody(body, request.providerOptions);
   return body;

@@ -43,6 +43,8 @@ function ollamaBody(model: string, request: ModelRequest): Obj {
   const body: Obj = { model, messages: toOllama(historyOf(request)), stream: true };
   const tools = request.tools ?? [];
   if (tools.length > 0) body.tools = toOllamaTools(tools);
+  // Ollama takes the JSON Schema itself as its `format` (a grammar the answer is sampled under).
+  if (request.output) body.format = request.output.schema;
   const modelOptions: Obj = {};
   setDefined(modelOptions, { temperature: request.temperature, num_predict: request.maxTokens });
   if (Object.keys(modelOptions).length > 0) body.options = modelOptions;

@@ -1,6 +1,7 @@
 import { describeValue } from '../errors/moat-error';
 import { toOpenAIChat, toOpenAITools } from '../providers/openai-chat';
 import { toOpenAIResponses, toOpenAIResponsesTools } from '../providers/openai-responses';
+import { toOpenAIResponseFormat, toOpenAIResponsesFormat } from '../providers/output-format';
 import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { OpenAIChatDecoder } from '../stream/decoders/openai-chat-decoder';
@@ -108,6 +109,7 @@ function chatBody(model: string, request: ModelRequest): Obj {
     });
   }
   setDefined(body, { temperature: request.temperature, max_tokens: request.maxTokens });
+  if (request.output) body.response_format = toOpenAIResponseFormat(request.output);
   mergeBody(body, request.providerOptions);
   return body;
 }
@@ -131,6 +133,7 @@ function responsesBody(model: string, request: ModelRequest): Obj {
     });
   }
   setDefined(body, { temperature: request.temperature, max_output_tokens: request.maxTokens });
+  if (request.output) body.text = { format: toOpenAIResponsesFormat(request.output) };
   mergeBody(body, request.providerOptions);
   return body;
 }

@@ -19,6 +19,11 @@ export function resolveRequest(defaults: ModelSettings, request: ModelRequest): 
     throw new TypeError(`Expected \`tools\` to be a list of tool specs, got ${describeValue(request.tools)}`);
   if (request.system !== undefined && typeof request.system !== 'string')
     throw new TypeError(`Expected \`system\` to be a string, got ${describeValue(request.system)}`);
+  if (
+    request.output !== undefined &&
+    !(isPlainObject(request.output) && typeof request.output.name === 'string' && isPlainObject(request.output.schema))
+  )
+    throw new TypeError(`Expected \`output\` to be { name, schema }, got ${describeValue(request.output)}`);
   checkSignal(request.signal);
   const out: ModelRequest = { ...request };
   for (const key of SETTING_KEYS) {

@@ -1,4 +1,5 @@
 import type { AIMessage, Message } from '../messages/types';
+import type { OutputFormat } from '../providers/output-format';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { StreamPart } from '../stream/stream-part';
 
@@ -25,6 +26,12 @@ export interface ModelRequest extends ModelSettings {
   tools?: readonly ToolSpec[];
   /** Put before the history as the system prompt. */
   system?: string;
+  /**
+   * Structured output: the answer must be JSON fitting this schema. Each client sends it in its
+   * provider's own field (OpenAI `response_format` / `text.format`, Anthropic `output_config`,
+   * Gemini `responseJsonSchema`, Ollama `format`); tools stay usable before the answer.
+   */
+  output?: OutputFormat;
   signal?: AbortSignal;
 }
 

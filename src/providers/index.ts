@@ -23,6 +23,14 @@ export {
 } from './openai-chat';
 export { fromOpenAIResponses, toOpenAIResponses, toOpenAIResponsesTools } from './openai-responses';
 export {
+  type OutputFormat,
+  toAnthropicOutputFormat,
+  toAnthropicSchema,
+  toGeminiOutputConfig,
+  toOpenAIResponseFormat,
+  toOpenAIResponsesFormat,
+} from './output-format';
+export {
   type JSONSchema,
   strictModeProblems,
   TOOL_NAME_PATTERN,

@@ -10,7 +10,8 @@
  * - faults on request, per attempt: a status (429 with `Retry-After`, 500…), a stream cut after
  *   some bytes (cleanly or by a reset), garbage, slow chunks;
  * - replays of the recorded streams in `../shared/fixtures`;
- * - malformed requests refused with the provider's own 400 body, a wrong key with its 401;
+ * - malformed requests refused with the provider's own 400 body, a wrong key with its 401 (the
+ *   structured-output fields included: `output-format.ts`);
  * - every request recorded, for assertions (`GET /_requests/<scenario>`), with whether the client
  *   hung up before its stream ended.
  */

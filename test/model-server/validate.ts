@@ -3,6 +3,7 @@
  * get wrong), and its own 400 error body for the ones it refuses. So request building is tested
  * by a server that says no, not only by a parser that says yes.
  */
+import { anthropicFormat, geminiFormat, ollamaFormat, openAIChatFormat, openAIResponsesFormat } from './output-format';
 import { list, obj, type WireFormat } from './wire-format';
 
 type Obj = Record<string, unknown>;
@@ -130,7 +131,7 @@ function openAIChat(body: Obj): string | undefined {
       return `Invalid 'messages[${i}].content': expected a string.`;
   }
   if (body.stream !== true) return 'This test server only streams: stream must be true.';
-  return openAITools(body.tools, false);
+  return openAITools(body.tools, false) ?? openAIChatFormat(body);
 }
 
 function openAIResponses(body: Obj): string | undefined {
@@ -151,7 +152,7 @@ function openAIResponses(body: Obj): string | undefined {
       return `Invalid value for 'input[${i}].role': '${String(item.role)}'.`;
   }
   if (body.stream !== true) return 'This test server only streams: stream must be true.';
-  return openAITools(body.tools, true);
+  return openAITools(body.tools, true) ?? openAIResponsesFormat(body);
 }
 
 function anthropic(body: Obj, headers: Record<string, string | string[] | undefined>): string | undefined {
@@ -205,7 +206,7 @@ function anthropic(body: Obj, headers: Record<string, string | string[] | undefi
   const choice = body.tool_choice === undefined ? undefined : obj(body.tool_choice);
   if (choice && !['auto', 'any', 'tool', 'none'].includes(String(choice.type)))
     return "tool_choice.type: Input should be 'auto', 'any', 'tool' or 'none'";
-  return undefined;
+  return anthropicFormat(body);
 }
 
 function gemini(body: Obj): string | undefined {
@@ -233,7 +234,7 @@ function gemini(body: Obj): string | undefined {
         return `* GenerateContentRequest.tools[${i}].function_declarations[${j}].name: Invalid function name.`;
     }
   }
-  return undefined;
+  return geminiFormat(body);
 }
 
 function nonEmpty(value: unknown): boolean {
@@ -249,5 +250,5 @@ function ollama(body: Obj): string | undefined {
     for (const c of list(m.tool_calls))
       if (typeof obj(obj(c).function).arguments !== 'object') return 'tool call arguments must be an object';
   }
-  return undefined;
+  return ollamaFormat(body);
 }
