@@ -1,6 +1,6 @@
 // A storm of calls, innocent and hostile, through pools of 1, 2 and 4 workers: a hostile call
 // costs only itself. Runs once (the 'storm' project): the pool takes the same path on every page.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { createWorkerPool } from './worker-pool';
 
@@ -71,7 +71,14 @@ async function storm(size: number, idempotent: boolean, sealed: boolean) {
       );
     }),
   );
-  await new Promise((r) => setTimeout(r, 300)); // the last BroadcastChannel reports
+  // The workers' reports come on a channel of their own, after or beside the results: wait until
+  // every innocent call that succeeded has said it finished and every one that failed that it
+  // started (a plain worker's; a sealed one cannot reach the page's channel).
+  if (!sealed) {
+    const unheard = () =>
+      outcomes.filter((o) => INNOCENT.has(o.name) && !(o.ok ? done : started).has(o.id)).map((o) => o.id);
+    await vi.waitFor(() => expect(unheard()).toEqual([]), { timeout: 10_000, interval: 20 });
+  }
   channel.close();
   const stats = pool.stats;
   await pool.close();

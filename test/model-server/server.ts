@@ -232,7 +232,7 @@ async function writeInPieces(
     at += size;
     // The client hung up with pieces still to come.
     if (res.destroyed) return at >= limit;
-    await new Promise((done) => setTimeout(done, scenario.delayMs ?? 0));
+    await new Promise((done) => setTimeout(done, scenario.delayMs ?? 0)); // the scenario's pace (slow chunks)
   }
   if (cut?.mode === 'reset') res.destroy();
   else res.end();
