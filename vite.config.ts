@@ -9,6 +9,19 @@ import { SMALL_DISK_PROFILE } from './test/small-disk.ts';
 
 const root = import.meta.dirname;
 
+/** The package's entries: `moat`, `moat/worker` and the subpaths (package.json's exports map). */
+const ENTRIES: Record<string, string> = {
+  moat: 'src/index.ts',
+  worker: 'worker/index.ts',
+  providers: 'src/providers/index.ts',
+  stream: 'src/stream/index.ts',
+  json: 'src/json/index.ts',
+  messages: 'src/messages/index.ts',
+  invoker: 'src/invoker/index.ts',
+  store: 'src/store/index.ts',
+  errors: 'src/errors/index.ts',
+};
+
 /** Cross-origin isolation: fine-grained `performance.now()` and SharedArrayBuffer. */
 const isolationHeaders = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -69,7 +82,11 @@ export default defineConfig(({ mode }) => ({
   // Relative base: the built demo works from any path on any static host.
   base: './',
   resolve: {
-    alias: { 'moat/worker': resolve(root, 'worker/index.ts'), moat: resolve(root, 'src/index.ts') },
+    // `moat` and its subpaths, as the package's exports map names them (exact names only).
+    alias: Object.entries(ENTRIES).map(([name, path]) => ({
+      find: new RegExp(`^${name === 'moat' ? 'moat' : `moat/${name}`}$`),
+      replacement: resolve(root, path),
+    })),
   },
   server: { port: 5173, strictPort: true, headers: isolationHeaders },
   preview: { port: 4173, strictPort: true, headers: isolationHeaders },
@@ -91,7 +108,7 @@ export default defineConfig(({ mode }) => ({
             emptyOutDir: true,
             sourcemap: true,
             lib: {
-              entry: { moat: resolve(root, 'src/index.ts'), worker: resolve(root, 'worker/index.ts') },
+              entry: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, resolve(root, path)])),
               formats: ['es'],
             },
             rolldownOptions: { external: ['comlink', 'idb', 'zod', /^zod\//] },

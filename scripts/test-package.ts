@@ -95,6 +95,7 @@ try {
   await page.waitForSelector('body[data-state]', { timeout: 30_000 }).catch(() => undefined);
   outcome = await page.evaluate(() => ({
     state: document.body.dataset.state,
+    spec: document.getElementById('spec')?.textContent ?? '',
     tool: document.getElementById('tool')?.textContent ?? '',
     answer: document.getElementById('answer')?.textContent ?? '',
     error: document.getElementById('error')?.textContent ?? '',
@@ -104,7 +105,7 @@ try {
   server.close();
 }
 
-const expected = { state: 'done', tool: '42', answer: '6 x 7 = 42', error: '' };
+const expected = { state: 'done', spec: 'multiply', tool: '42', answer: '6 x 7 = 42', error: '' };
 if (JSON.stringify(outcome) !== JSON.stringify(expected)) {
   fail(
     `the agent in the built app: expected ${JSON.stringify(expected)}, got ${JSON.stringify(outcome)}` +

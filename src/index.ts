@@ -1,15 +1,91 @@
 /**
- * Moat: the main-thread SDK. Pure layers (messages, JSON, errors) run anywhere, Node included.
+ * Moat: what an app uses. The agent and its model clients, the sealed tool pool, the code
+ * sandbox, the store and checkpointer openers, and the errors an app catches.
+ *
+ * The building blocks for advanced use live on subpaths: `moat/providers` (provider formats and
+ * tool specs), `moat/stream` (stream decoders), `moat/json` (the partial JSON parser),
+ * `moat/messages` (the message model), `moat/invoker` (the ToolInvoker's parts), `moat/store`
+ * (the store's parts) and `moat/errors` (every error class, and how errors cross workers). Tools
+ * are written with `moat/worker`.
  */
-export * from './agent/index';
-export * from './errors/index';
-export * from './invoker/index';
-export * from './json/index';
-export * from './messages/index';
-export * from './models/index';
-export * from './output/index';
-export * from './pool/index';
-export * from './providers/index';
-export * from './sandbox/index';
-export * from './store/index';
-export * from './stream/index';
+export { createAgent } from './agent/agent';
+export type {
+  Agent,
+  AgentEvent,
+  AgentInput,
+  AgentOptions,
+  AgentResult,
+  AgentStopReason,
+  AgentStreamOptions,
+  ApprovalContext,
+  ApprovalDecision,
+  ThreadSnapshot,
+} from './agent/index';
+export { CheckpointConflictError } from './errors/checkpoint-conflict-error';
+export { CheckpointError } from './errors/checkpoint-error';
+export { CodeError } from './errors/code-error';
+export { MoatError } from './errors/moat-error';
+export { ModelHTTPError } from './errors/model-http-error';
+export { ModelNetworkError } from './errors/model-network-error';
+export { ModelStreamError } from './errors/model-stream-error';
+export { NetworkDeniedError } from './errors/network-denied-error';
+export { OutputValidationError } from './errors/output-validation-error';
+export { PoolClosedError } from './errors/pool-closed-error';
+export { PoolQueueFullError } from './errors/pool-queue-full-error';
+export { SandboxCrashedError } from './errors/sandbox-crashed-error';
+export { SandboxLimitError } from './errors/sandbox-limit-error';
+export { StoreKeyError } from './errors/store-key-error';
+export { StorePermissionError } from './errors/store-permission-error';
+export { StoreQuotaError } from './errors/store-quota-error';
+export { StoreUnavailableError } from './errors/store-unavailable-error';
+export { StoreValueError } from './errors/store-value-error';
+export { ThreadBusyError } from './errors/thread-busy-error';
+export { ToolDeniedError } from './errors/tool-denied-error';
+export { ToolError } from './errors/tool-error';
+export { ToolExecutionError } from './errors/tool-execution-error';
+export { ToolInputValidationError } from './errors/tool-input-validation-error';
+export { ToolNotFoundError } from './errors/tool-not-found-error';
+export { ToolOutputError } from './errors/tool-output-error';
+export { ToolTimeoutError } from './errors/tool-timeout-error';
+export { WorkerCrashedError } from './errors/worker-crashed-error';
+export { WorkerStartError } from './errors/worker-start-error';
+export { ToolInvoker } from './invoker/tool-invoker';
+export type { Interceptor, PageTool, ToolEvent, ToolInvokerOptions, ToolRequest } from './invoker/types';
+export type { JSONValue } from './json/json-value';
+export type { AIMessage, Message, ToolCall, ToolMessage, UserMessage } from './messages/types';
+export {
+  type AnthropicOptions,
+  anthropic,
+  type GeminiOptions,
+  gemini,
+  type OllamaOptions,
+  type OpenAIChatClient,
+  type OpenAICompatibleOptions,
+  ollama,
+  openAICompatible,
+  type ScriptedTurn,
+  scriptedModel,
+} from './models/index';
+export type { ChatModel, ModelSettings } from './models/types';
+export type { OutputOf, OutputSchema, StandardSchema } from './output/index';
+export { framedWorkers } from './pool/framed-worker';
+export { resultValue, type ToolResult } from './pool/tool-result';
+export {
+  type CallOptions,
+  createWorkerPool,
+  type NetworkPolicy,
+  type WorkerPool,
+  type WorkerPoolOptions,
+} from './pool/worker-pool';
+export type { ToolSpec } from './providers/tool-spec';
+export {
+  type CodeRunResult,
+  type CodeSandbox,
+  type CodeSandboxOptions,
+  createCodeSandbox,
+} from './sandbox/code-sandbox';
+export { codeTool, type NestedCall } from './sandbox/code-tool';
+export { type Checkpointer, openIndexedDBCheckpointer } from './store/checkpointer';
+export { openIndexedDBStore } from './store/indexeddb-store';
+export { createMemoryStore } from './store/memory-store';
+export type { Store, StoreItem } from './store/types';

@@ -1,4 +1,4 @@
-import { aiMessage, type Message, toolMessage, userMessage } from 'moat';
+import { aiMessage, type Message, toolMessage, userMessage } from 'moat/messages';
 import { describe, expect, it } from 'vitest';
 import { expressionsIn, numberIn, planTurn, SUGGESTIONS } from './offline-rules';
 

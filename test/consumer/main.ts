@@ -1,4 +1,5 @@
 import { createAgent, createWorkerPool, scriptedModel } from 'moat';
+import { toOpenAITools } from 'moat/providers';
 import toolsUrl from './tools.worker.ts?worker&url';
 
 /** Where the page says how the run went; scripts/test-package.ts reads them. */
@@ -20,6 +21,13 @@ const model = scriptedModel((messages) => {
 const agent = createAgent({ model, pool });
 
 try {
+  // A subpath of the package (its exports map): the tools' specs in OpenAI's shape.
+  show(
+    'spec',
+    toOpenAITools(await pool.specs())
+      .map((t) => (t.function as { name: string }).name)
+      .join(','),
+  );
   for await (const event of agent.stream('What is 6 times 7?')) {
     if (event.type === 'tool-finished') show('tool', event.message.content);
     if (event.type === 'tool-error') throw event.error;

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import * as errors from '../src/errors/index';
+import * as moat from '../src/index';
+
+// `moat` exports what an app uses; the building blocks are on subpaths (package.json's exports).
+describe('the front door', () => {
+  it('exports at most 45 runtime names', () => {
+    expect(Object.keys(moat).length).toBeLessThanOrEqual(45);
+  });
+
+  it('exports every error class an app catches, the same classes as moat/errors', () => {
+    const classes = Object.entries(moat).filter(([name]) => name.endsWith('Error'));
+    expect(classes.length).toBeGreaterThan(20);
+    for (const [name, value] of classes) expect(value).toBe((errors as Record<string, unknown>)[name]);
+  });
+
+  it('keeps internals out: no helper of the error envelope, no store layout, no converter', () => {
+    for (const name of ['describeValue', 'STORE_MIGRATIONS', 'serializeError', 'toOpenAIChat', 'signatureOf'])
+      expect(moat).not.toHaveProperty(name);
+  });
+});
