@@ -1,4 +1,4 @@
-import type { $ZodType, output } from 'zod/v4/core';
+import type { $ZodType, input, output } from 'zod/v4/core';
 import { InvalidToolSpecError } from '../src/errors/invalid-tool-spec-error';
 import type { ToolDescriptor } from '../src/pool/protocol';
 import { TOOL_NAME_PATTERN, type ToolSpec } from '../src/providers/tool-spec';
@@ -26,11 +26,11 @@ export interface ToolRuntime<State = unknown, Context = unknown> {
 }
 
 /** What `run` may give back: a value, a promise of one, or a stream of deltas whose return (or last item) is the result. */
-export type ToolReturn<T> = T | Promise<T> | AsyncIterable<unknown>;
+export type ToolReturn<T> = T | Promise<T> | AsyncGenerator<unknown, T, unknown> | AsyncIterable<unknown>;
 
-export interface ToolInit<Input extends $ZodType, Result> {
+export interface ToolInit<Name extends string, Input extends $ZodType, Result> {
   /** 1–64 characters of a-z, A-Z, 0-9, _ or -. */
-  name: string;
+  name: Name;
   description: string;
   /** zod schema of the arguments (an object schema); they are validated before `run`. */
   input: Input;
@@ -56,9 +56,13 @@ export interface ToolInit<Input extends $ZodType, Result> {
   run(args: output<Input>, runtime: ToolRuntime): ToolReturn<Result>;
 }
 
-/** A tool, ready for `serveTools`. */
-export interface ToolDefinition {
-  readonly name: string;
+/**
+ * A tool, ready for `serveTools`. Its type keeps the tool's name, the arguments a call sends and
+ * what `run` returns, so that a page can type its pool by the worker module's tools
+ * (`createWorkerPool<typeof tools>(...)`, with `import type { tools } from './tools.worker'`).
+ */
+export interface ToolDefinition<Name extends string = string, Args = unknown, Result = unknown> {
+  readonly name: Name;
   readonly description: string;
   /** The part of the caller's state the tool receives, as declared. */
   readonly state: ToolDescriptor['state'];
@@ -73,6 +77,8 @@ export interface ToolDefinition {
   /** Its own time limit (the pool's when undefined). */
   readonly timeoutMs: number | undefined;
   run(args: unknown, runtime: ToolRuntime): ToolReturn<unknown>;
+  /** Types only, never set: the arguments a call sends (the input schema's input) and the result. */
+  readonly '~types'?: { readonly args: Args; readonly result: Result };
 }
 
 /**
@@ -87,7 +93,9 @@ export interface ToolDefinition {
  *   run: ({ a, b }) => a * b,
  * });
  */
-export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input, Result>): ToolDefinition {
+export function defineTool<const Name extends string, Input extends $ZodType, Result>(
+  init: ToolInit<Name, Input, Result>,
+): ToolDefinition<Name, input<Input>, Result> {
   if (typeof init !== 'object' || init === null)
     throw new TypeError(`defineTool takes the tool's fields, got ${init === null ? 'null' : typeof init}`);
   if (typeof init.run !== 'function')
@@ -123,7 +131,7 @@ export function defineTool<Input extends $ZodType, Result>(init: ToolInit<Input,
   const state: ToolDescriptor['state'] =
     init.state === true ? { whole: true } : typeof init.state === 'string' ? { field: init.state } : undefined;
   // The spec (JSON Schema) is built by describeTool, when the page asks for it: not here.
-  const tool: ToolDefinition = {
+  const tool: ToolDefinition<Name, input<Input>, Result> = {
     name: init.name,
     description: init.description,
     state,

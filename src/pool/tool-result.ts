@@ -1,7 +1,10 @@
-/** What a tool call gave back, converted in the worker. Plain data. */
-export interface ToolResult {
+/**
+ * What a tool call gave back, converted in the worker. Plain data. A typed pool's results carry
+ * the tool's name and its result type (read the value with `resultValue`).
+ */
+export interface ToolResult<Name extends string = string, Output = unknown> {
   toolCallId: string;
-  name: string;
+  name: Name;
   /** The text for the model. */
   content: string;
   /** `'json'` when `content` is the JSON of a value (read it back with `resultValue`). */
@@ -10,6 +13,8 @@ export interface ToolResult {
   artifact?: unknown;
   /** State updates the tool asked for (`command({ update })`). */
   update?: Record<string, unknown>;
+  /** Types only, never set: what the tool returned, before it became `content`. */
+  readonly '~output'?: Output;
 }
 
 /**
@@ -17,6 +22,6 @@ export interface ToolResult {
  *
  * @example const n = resultValue(await pool.call({ id: 'c1', name: 'multiply', args: { a: 3, b: 12 } })) // 36
  */
-export function resultValue(result: ToolResult): unknown {
-  return result.kind === 'json' ? JSON.parse(result.content) : result.content;
+export function resultValue<Output>(result: ToolResult<string, Output>): Output {
+  return result.kind === 'json' ? JSON.parse(result.content) : (result.content as Output);
 }

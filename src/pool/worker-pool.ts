@@ -27,6 +27,7 @@ import { judgeStoppedCalls } from './stopped-calls';
 import { resolveTimeLimit } from './time-limit';
 import { ToolCatalog } from './tool-catalog';
 import type { ToolResult } from './tool-result';
+import type { ToolName, ToolOutput, ToolSet, TypedToolCall } from './typed-tools';
 import type { WorkerHandle } from './worker-handle';
 import { WorkerRoster } from './worker-roster';
 import { WorkerSpawner } from './worker-spawner';
@@ -68,11 +69,12 @@ interface Fault {
  * const result = await pool.call({ id: 'call_1', name: 'multiply', args: { a: 3, b: 12 } });
  * resultValue(result); // 36
  */
-export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
-  return new WorkerPool(options);
+export function createWorkerPool<Tools extends ToolSet = ToolSet>(options: WorkerPoolOptions): WorkerPool<Tools> {
+  return new WorkerPool<Tools>(options);
 }
 
-export class WorkerPool {
+/** A pool of tool workers; `Tools` types its calls by the worker module's tools (see `ToolSet`). */
+export class WorkerPool<Tools extends ToolSet = ToolSet> {
   readonly #spawner: WorkerSpawner;
   readonly #timeoutMs: number;
   readonly #maxQueue: number;
@@ -161,7 +163,15 @@ export class WorkerPool {
    * `ToolInputValidationError`, `ToolExecutionError`, `ToolTimeoutError`, `ToolOutputError`,
    * `WorkerCrashedError`, `PoolQueueFullError`, `PoolClosedError`) or the signal's reason.
    */
-  call(toolCall: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
+  call<N extends ToolName<Tools>>(
+    toolCall: TypedToolCall<Tools, N>,
+    options: CallOptions = {},
+  ): Promise<ToolResult<N, ToolOutput<Tools, N>>> {
+    // The types are the page's view of the tools; the call itself is checked as any other.
+    return this.#call(toolCall as ToolCall, options) as Promise<ToolResult<N, ToolOutput<Tools, N>>>;
+  }
+
+  #call(toolCall: ToolCall, options: CallOptions): Promise<ToolResult> {
     return new Promise<ToolResult>((resolve, reject) => {
       if (this.#closed) return reject(new PoolClosedError());
       // Everything is checked before the call is registered: a bad call leaves nothing behind
@@ -189,7 +199,7 @@ export class WorkerPool {
       return Promise.reject(new TypeError(`Expected an array of tool calls, got ${describeValue(toolCalls)}`));
     return Promise.all(
       toolCalls.map((tc) =>
-        this.call(tc, options).then(
+        this.#call(tc, options).then(
           (value): CallOutcome => ({ status: 'fulfilled', value }),
           (reason: unknown): CallOutcome => ({
             status: 'rejected',
