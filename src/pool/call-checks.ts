@@ -8,6 +8,8 @@ import { ToolInputValidationError } from '../errors/tool-input-validation-error'
 import { WorkerStartError } from '../errors/worker-start-error';
 import { isPlainObject } from '../json/json-value';
 import type { ToolCall } from '../messages/types';
+import type { CallOutcome } from './pool-options';
+import type { ToolResult } from './tool-result';
 
 export function checkToolCall(toolCall: ToolCall): Error | undefined {
   try {
@@ -95,4 +97,15 @@ export function unsendable(
     ],
     cause: error,
   });
+}
+
+/** A call's settling as its outcome: a failure is one too (always an Error). */
+export function outcomeOf(call: Promise<ToolResult>): Promise<CallOutcome> {
+  return call.then(
+    (value): CallOutcome => ({ status: 'fulfilled', value }),
+    (reason: unknown): CallOutcome => ({
+      status: 'rejected',
+      reason: reason instanceof Error ? reason : new Error(String(reason)),
+    }),
+  );
 }

@@ -7,7 +7,7 @@ import type { Culprit } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
 import type { ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
-import { checkCallOptions, checkToolCall, startFailure, unsendable } from './call-checks';
+import { checkCallOptions, checkToolCall, outcomeOf, startFailure, unsendable } from './call-checks';
 import { CallClock } from './call-clock';
 import { CallDispatch } from './call-dispatch';
 import { CallLedger, type PendingCall } from './call-ledger';
@@ -42,10 +42,7 @@ export type {
   WorkerPoolOptions,
 } from './pool-options';
 
-/**
- * How long the page waits for a worker it stops to answer (saying what it started): one that
- * does not is stuck in a call, and what it posted before has arrived.
- */
+/** How long a stopped worker may take to say what it started; silent, it is stuck in a call. */
 const STOP_WAIT_MS = 50;
 
 /** Why a worker is being stopped: the call at fault (settled with `error`), when there is one. */
@@ -59,12 +56,7 @@ interface Fault {
  * A pool of tool workers. Usable on its own, without the invoker.
  *
  * @example
- * const pool = createWorkerPool({
- *   worker: () => new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' }),
- *   size: 2,
- *   timeoutMs: 10_000,
- *   network: 'deny',
- * });
+ * const pool = createWorkerPool({ worker: toolsUrl, size: 2, timeoutMs: 10_000 }); // sealed
  * const tools = toOpenAITools(await pool.specs());
  * const result = await pool.call({ id: 'call_1', name: 'multiply', args: { a: 3, b: 12 } });
  * resultValue(result); // 36
@@ -168,15 +160,12 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     options: CallOptions = {},
   ): Promise<ToolResult<N, ToolOutput<Tools, N>>> {
     // The types are the page's view of the tools; the call itself is checked as any other.
-    return this.#call(toolCall as ToolCall, options) as Promise<ToolResult<N, ToolOutput<Tools, N>>>;
-  }
-
-  #call(toolCall: ToolCall, options: CallOptions): Promise<ToolResult> {
+    const call = toolCall as ToolCall;
     return new Promise<ToolResult>((resolve, reject) => {
       if (this.#closed) return reject(new PoolClosedError());
       // Everything is checked before the call is registered: a bad call leaves nothing behind
       // (a bad option throws here, and the promise rejects with it).
-      const problem = checkToolCall(toolCall);
+      const problem = checkToolCall(call);
       if (problem) return reject(problem);
       checkCallOptions(options);
       if (options.signal?.aborted) return reject(options.signal.reason);
@@ -185,9 +174,9 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
       if (options.defaultTimeoutMs !== undefined) checkDuration('defaultTimeoutMs', options.defaultTimeoutMs);
       // The tool's own limit is known once a worker has it (see #started).
       const timeoutMs = this.#timeLimit(options, undefined);
-      this.#dispatch.push(this.#calls.open(toolCall, options, timeoutMs, resolve, reject));
+      this.#dispatch.push(this.#calls.open(call, options, timeoutMs, resolve, reject));
       this.#dispatch.pump();
-    });
+    }) as Promise<ToolResult<N, ToolOutput<Tools, N>>>;
   }
 
   /**
@@ -197,17 +186,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
   callMany(toolCalls: readonly ToolCall[], options: CallOptions = {}): Promise<CallOutcome[]> {
     if (!Array.isArray(toolCalls))
       return Promise.reject(new TypeError(`Expected an array of tool calls, got ${describeValue(toolCalls)}`));
-    return Promise.all(
-      toolCalls.map((tc) =>
-        this.#call(tc, options).then(
-          (value): CallOutcome => ({ status: 'fulfilled', value }),
-          (reason: unknown): CallOutcome => ({
-            status: 'rejected',
-            reason: reason instanceof Error ? reason : new Error(String(reason)),
-          }),
-        ),
-      ),
-    );
+    return Promise.all(toolCalls.map((tc) => outcomeOf(this.call(tc as TypedToolCall<Tools>, options))));
   }
 
   /** Stop every worker; calls queued or running are rejected with `PoolClosedError`. */
