@@ -2,6 +2,7 @@
  * Moat: the main-thread SDK. Pure layers (messages, JSON, errors) run anywhere, Node included.
  */
 export * from './agent/index';
+export * from './chat/index';
 export * from './errors/index';
 export * from './invoker/index';
 export * from './json/index';

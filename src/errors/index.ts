@@ -1,3 +1,4 @@
+export { ChatBusyError } from './chat-busy-error';
 export { CheckpointError } from './checkpoint-error';
 export { CodeError, type CodeErrorOptions } from './code-error';
 export { InvalidToolSpecError, type InvalidToolSpecErrorOptions } from './invalid-tool-spec-error';
