@@ -340,8 +340,23 @@ function checkThreadId(threadId: unknown): void {
     throw new TypeError(`Expected a thread id, got ${describeValue(threadId)}`);
 }
 
-/** The default schedule: one notification per animation frame on a page, the next macrotask elsewhere. */
+/**
+ * The default schedule: the next animation frame on a page, or 100 ms later when no frame comes
+ * first (a hidden tab draws none; a loaded machine can hold them back for seconds); the next
+ * macrotask where there are no frames (Node).
+ */
 function nextFrame(notify: () => void): void {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => notify());
-  else setTimeout(notify, 0);
+  if (typeof requestAnimationFrame !== 'function') {
+    setTimeout(notify, 0);
+    return;
+  }
+  let frame = 0;
+  const timer = setTimeout(() => {
+    cancelAnimationFrame(frame);
+    notify();
+  }, 100);
+  frame = requestAnimationFrame(() => {
+    clearTimeout(timer);
+    notify();
+  });
 }

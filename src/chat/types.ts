@@ -8,11 +8,12 @@ export type ChatAgent = Pick<Agent, 'stream' | 'thread' | 'threads' | 'deleteThr
 export interface ChatOptions {
   agent: ChatAgent;
   /** The conversation to open (a saved one is loaded). Default: a new thread. */
-  threadId?: string;
+  threadId?: string | undefined;
   /**
    * When subscribers hear of changes: `schedule(notify)` must call `notify` once, soon. Default:
-   * the next animation frame on a page (a stream of deltas costs one render per frame), else the
-   * next macrotask. `getSnapshot()` is always current, whatever the schedule.
+   * the next animation frame on a page (a stream of deltas costs one render per frame; 100 ms at
+   * most when no frame comes), else the next macrotask. `getSnapshot()` is always current,
+   * whatever the schedule.
    */
   schedule?: (notify: () => void) => void;
 }
