@@ -146,13 +146,22 @@ describe('a tool call, as a part', () => {
         error: new ToolExecutionError({ toolName: 'fail', toolCallId: 'n2', message: 'broke' }),
         parentToolCallId: 'code',
       },
+      // A call the script made that failed before it started still goes under the script.
+      {
+        type: 'tool-error',
+        toolCallId: 'n3',
+        error: new ToolExecutionError({ toolName: 'ghost', toolCallId: 'n3', message: 'no such tool' }),
+        parentToolCallId: 'code',
+      },
     );
     const [code] = tools(state.snapshot().messages[0]);
+    expect(tools(state.snapshot().messages[0])).toHaveLength(1);
     expect(code?.state).toBe('running');
     expect(code?.progress).toEqual([{ level: 'log', text: 'hi' }]);
     expect(code?.children?.map((c) => [c.toolCallId, c.state, c.output ?? c.error])).toEqual([
       ['n1', 'output', '3'],
       ['n2', 'error', 'ToolExecutionError: broke'],
+      ['n3', 'error', 'ToolExecutionError: no such tool'],
     ]);
     expect(tools(early.messages[0])[0]?.children?.map((c) => c.state)).toEqual(['running', 'running']);
   });

@@ -220,34 +220,18 @@ export class ChatState {
           break;
         case 'tool-call':
           this.#liveInputs.delete(event.toolCall.id);
-          this.#toolOrNew(event.toolCall.id, event.toolCall.name, (part) => {
+          this.#toolOrNew(event.toolCall.id, event.toolCall.name, undefined, (part) => {
             part.state = 'input-available';
             part.input = event.toolCall.args;
             delete part.partialInput;
           });
           break;
         case 'tool-started':
-          if (event.parentToolCallId !== undefined && this.#calls.has(event.parentToolCallId)) {
-            const parent = event.parentToolCallId;
-            const child = this.#new<UIToolPart>({
-              type: 'tool',
-              toolCallId: event.toolCallId,
-              name: event.name,
-              state: 'running',
-              input: event.args,
-              progress: [],
-              startedAt: Date.now(),
-            });
-            this.#tool(parent, (part) => {
-              part.children = [...(part.children ?? []), child];
-            });
-            this.#calls.set(event.toolCallId, { at: this.#calls.get(parent)?.at ?? 0, parent });
-          } else
-            this.#toolOrNew(event.toolCallId, event.name, (part) => {
-              part.state = 'running';
-              part.input = event.args;
-              part.startedAt = Date.now();
-            });
+          this.#toolOrNew(event.toolCallId, event.name, event.parentToolCallId, (part) => {
+            part.state = 'running';
+            part.input = event.args;
+            part.startedAt = Date.now();
+          });
           break;
         case 'tool-output-delta':
           this.#tool(event.toolCallId, (part) => {
@@ -263,20 +247,20 @@ export class ChatState {
           });
           break;
         case 'tool-finished':
-          this.#toolOrNew(event.toolCallId, event.message.name, (part) => {
+          this.#toolOrNew(event.toolCallId, event.message.name, event.parentToolCallId, (part) => {
             const { progress: _p, children: _c, ...result } = resultOf(event.message);
             Object.assign(part, result, { endedAt: Date.now() });
           });
           break;
         case 'tool-error':
-          this.#toolOrNew(event.toolCallId, event.message?.name ?? '', (part) => {
+          this.#toolOrNew(event.toolCallId, event.message?.name ?? '', event.parentToolCallId, (part) => {
             part.state = ToolDeniedError.isInstance(event.error) ? 'denied' : 'error';
             part.error = event.message?.content ?? `${event.error.name}: ${event.error.message}`;
             part.endedAt = Date.now();
           });
           break;
         case 'approval-request':
-          this.#toolOrNew(event.toolCall.id, event.toolCall.name, (part) => {
+          this.#toolOrNew(event.toolCall.id, event.toolCall.name, undefined, (part) => {
             part.state = 'awaiting-approval';
             part.input = event.toolCall.args;
           });
@@ -467,9 +451,24 @@ export class ChatState {
     });
   }
 
-  #toolOrNew(id: string, name: string, change: (part: Draft<UIToolPart>) => void): void {
-    if (!this.#calls.has(id))
-      this.#addPart({ type: 'tool', toolCallId: id, name, state: 'input-available', progress: [] });
+  /** Change a call's part, made first if the chat has not seen the call (under its caller, if it has one). */
+  #toolOrNew(id: string, name: string, parent: string | undefined, change: (part: Draft<UIToolPart>) => void): void {
+    if (!this.#calls.has(id)) {
+      const part = this.#new<UIToolPart>({
+        type: 'tool',
+        toolCallId: id,
+        name,
+        state: 'input-available',
+        progress: [],
+      });
+      const caller = parent === undefined ? undefined : this.#calls.get(parent);
+      if (parent !== undefined && caller) {
+        this.#tool(parent, (holder) => {
+          holder.children = [...(holder.children ?? []), part];
+        });
+        this.#calls.set(id, { at: caller.at, parent });
+      } else this.#addPart(part);
+    }
     this.#tool(id, change);
   }
 
