@@ -4,14 +4,15 @@
  */
 import {
   type Agent,
-  type ApprovalDecision,
+  type ChatAgent,
+  ChatBusyError,
   codeTool,
   createAgent,
+  createChat,
   createCodeSandbox,
   createWorkerPool,
   type Interceptor,
   openIndexedDBCheckpointer,
-  type ToolCall,
   ToolInvoker,
 } from 'moat';
 import { SUGGESTIONS } from './model/offline-rules';
@@ -90,128 +91,83 @@ try {
   settings = { ...settings, provider: 'offline' };
   agent = makeAgent(settings);
 }
-let threadId: string | undefined = localStorage.getItem(CURRENT) ?? undefined;
-let running: AbortController | undefined;
 
 function makeAgent(s: ModelSettings): Agent {
   badge.textContent = describeModel(s);
   return createAgent({ model: modelFrom(s), invoker, system: SYSTEM, checkpointer, maxSteps: 8 });
 }
 
-const newThreadId = () =>
-  `thread-${globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`}`;
-
-const view = new ChatView(log, (call, approved) => void decide(call, approved));
-const threads = new ThreadList($<HTMLUListElement>('threads'), {
-  open: (id) => void openThread(id),
-  remove: (id) => void removeThread(id),
+/** The chat talks to whichever agent the settings made last. */
+const current: ChatAgent = {
+  stream: (input, options) => agent.stream(input, options),
+  thread: (id) => agent.thread(id),
+  threads: () => agent.threads(),
+  deleteThread: (id) => agent.deleteThread(id),
+};
+/**
+ * Changes are drawn as they come (once per task), not once a frame as by default: a tool's
+ * progress and arguments show every state they pass through even when a loaded machine holds
+ * frames back (the e2e tests record each one). Markdown is still parsed once a frame (the view).
+ */
+const chat = createChat({
+  agent: current,
+  threadId: localStorage.getItem(CURRENT) ?? undefined,
+  schedule: (notify) => queueMicrotask(notify),
 });
 
-function setCurrent(id: string | undefined): void {
-  threadId = id;
-  if (id) localStorage.setItem(CURRENT, id);
-  else localStorage.removeItem(CURRENT);
-}
+const view = new ChatView(log, {
+  approve: (toolCallId, approved) =>
+    void chat.approve(toolCallId, approved ? true : { approved: false, reason: 'the user denied it' }),
+  retry: () => void chat.retry(),
+  explain: (error) => explainFailure(error, settings),
+  welcome,
+});
+const threads = new ThreadList($<HTMLUListElement>('threads'), {
+  open: (id) => {
+    document.body.classList.remove('sidebar-open');
+    void chat.openThread(id).then(() => prompt.focus());
+  },
+  remove: (id) => void chat.deleteThread(id),
+});
 
-async function refreshThreads(): Promise<void> {
-  try {
-    await threads.refresh(agent, threadId);
-  } catch (error) {
-    console.warn('Could not list the conversations:', error);
+let streaming = false;
+/** Draw the chat as it stands: the conversation, the sidebar, the composer's buttons. */
+function draw(): void {
+  const snapshot = chat.getSnapshot();
+  view.render(snapshot);
+  threads.render(snapshot.threads, snapshot.threadId);
+  // A reload reopens the thread shown.
+  if (localStorage.getItem(CURRENT) !== snapshot.threadId) localStorage.setItem(CURRENT, snapshot.threadId);
+  const busy = snapshot.status === 'streaming';
+  if (busy !== streaming) {
+    streaming = busy;
+    send.hidden = busy;
+    stop.hidden = !busy;
+    if (!busy) prompt.focus();
   }
 }
+chat.subscribe(draw);
 
-/** Run the agent on some input and draw everything it does. */
-async function run(input: Parameters<Agent['stream']>[0], retry: () => void): Promise<void> {
-  if (running) return;
-  const id = threadId ?? newThreadId();
-  setCurrent(id);
-  const controller = new AbortController();
-  running = controller;
-  setBusy(true);
-  view.begin();
-  try {
-    for await (const event of agent.stream(input, { threadId: id, signal: controller.signal })) {
-      if (event.type === 'error') view.error(explainFailure(event.error, settings), retry);
-      else view.apply(event);
-    }
-  } catch (error) {
-    view.error(explainFailure(error, settings), retry);
-  } finally {
-    view.end();
-    running = undefined;
-    setBusy(false);
-    void refreshThreads();
-  }
+/** Send a message (the composer keeps its text while a run goes on). */
+function ask(text: string): boolean {
+  if (!text.trim() || chat.getSnapshot().status === 'streaming') return false;
+  chat.send(text).catch((error: unknown) => {
+    // Sent twice before the first one showed: the second waits in the composer.
+    if (!ChatBusyError.isInstance(error)) throw error;
+    prompt.value ||= text;
+  });
+  return true;
 }
 
-function setBusy(busy: boolean): void {
-  send.hidden = busy;
-  stop.hidden = !busy;
-  if (!busy) prompt.focus();
-}
-
-async function ask(text: string): Promise<void> {
-  if (!text.trim() || running) return;
-  const id = threadId ?? newThreadId();
-  setCurrent(id);
-  threads.name(id, text);
-  view.user(text);
-  const again = async () => {
-    // A failure before the first step was saved loses the message: send it again. After, the
-    // thread holds it (and maybe tool results): carry on from there.
-    const saved = await agent.thread(id);
-    const last = saved?.messages.at(-1);
-    if (last && (last.role === 'user' || last.role === 'tool')) await run([], again);
-    else await run(text, again);
-  };
-  await run(text, () => void again());
-}
-
-async function decide(call: ToolCall, approved: boolean): Promise<void> {
-  if (!threadId) return;
-  const decision: ApprovalDecision = approved ? true : { approved: false, reason: 'the user denied it' };
-  const input = { approvals: { [call.id]: decision } };
-  await run(input, () => void run(input, () => {}));
-}
-
-async function openThread(id: string | undefined): Promise<void> {
-  if (running) running.abort();
-  setCurrent(id);
-  document.body.classList.remove('sidebar-open');
-  if (!id) {
-    view.clear();
-    showWelcome();
-  } else {
-    const saved = await agent.thread(id).catch(() => undefined);
-    if (saved) view.thread(saved.messages, saved.pendingApprovals);
-    else {
-      view.clear();
-      showWelcome();
-    }
-  }
-  await refreshThreads();
-  prompt.focus();
-}
-
-async function removeThread(id: string): Promise<void> {
-  await agent.deleteThread(id);
-  threads.forget(id);
-  if (id === threadId) await openThread(undefined);
-  else await refreshThreads();
-}
-
-function showWelcome(): void {
-  log.append(
+function welcome(): HTMLElement {
+  return h(
+    'div',
+    { class: 'welcome' },
+    h('h2', {}, 'Tools run in Web Workers, not in your page'),
     h(
-      'div',
-      { class: 'welcome' },
-      h('h2', {}, 'Tools run in Web Workers, not in your page'),
-      h(
-        'p',
-        {},
-        'Ask something, or pick a suggestion below. Every tool call runs in a worker with no DOM, no page globals and no network; its arguments stream in, its progress streams out, and the page keeps drawing.',
-      ),
+      'p',
+      {},
+      'Ask something, or pick a suggestion below. Every tool call runs in a worker with no DOM, no page globals and no network; its arguments stream in, its progress streams out, and the page keeps drawing.',
     ),
   );
 }
@@ -219,9 +175,7 @@ function showWelcome(): void {
 // The composer: Enter sends, Shift+Enter is a new line.
 $<HTMLFormElement>('composer').addEventListener('submit', (event) => {
   event.preventDefault();
-  const text = prompt.value;
-  prompt.value = '';
-  void ask(text);
+  if (ask(prompt.value)) prompt.value = '';
 });
 prompt.addEventListener('keydown', (event) => {
   if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
@@ -229,8 +183,12 @@ prompt.addEventListener('keydown', (event) => {
     $<HTMLFormElement>('composer').requestSubmit();
   }
 });
-stop.addEventListener('click', () => running?.abort());
-$('new-chat').addEventListener('click', () => void openThread(undefined));
+stop.addEventListener('click', () => chat.stop());
+$('new-chat').addEventListener('click', () => {
+  document.body.classList.remove('sidebar-open');
+  void chat.newThread();
+  prompt.focus();
+});
 $('toggle-sidebar').addEventListener('click', (event) => {
   const open = document.body.classList.toggle('sidebar-open');
   (event.currentTarget as HTMLElement).setAttribute('aria-expanded', String(open));
@@ -239,7 +197,7 @@ $('toggle-sidebar').addEventListener('click', (event) => {
 $('suggestions').append(
   ...SUGGESTIONS.map(({ label, prompt: text }) => {
     const button = h('button', { type: 'button', class: 'chip', title: text }, label);
-    button.addEventListener('click', () => void ask(text));
+    button.addEventListener('click', () => ask(text));
     return h('li', {}, button);
   }),
 );
@@ -249,12 +207,12 @@ const dialog = setUpSettingsDialog((next) => {
   try {
     agent = makeAgent(next);
   } catch (error) {
-    view.error(explainFailure(error, next), () => dialog.open());
+    view.notice(explainFailure(error, next), 'Change settings', () => dialog.open());
   }
 });
 $('open-settings').addEventListener('click', () => dialog.open());
 
 showStatus(pool, POOL_SIZE, $('workers'), $('fps'));
-void openThread(threadId).then(() => {
-  if (startupProblem) view.error(startupProblem, () => dialog.open());
-});
+draw();
+prompt.focus();
+if (startupProblem) view.notice(startupProblem, 'Change settings', () => dialog.open());

@@ -21,6 +21,19 @@ export type {
   ApprovalDecision,
   ThreadSnapshot,
 } from './agent/index';
+export {
+  type ChatAgent,
+  type ChatOptions,
+  type ChatSnapshot,
+  type ChatStatus,
+  type ChatThread,
+  createChat,
+  type UIMessage,
+  type UIPart,
+  type UIToolPart,
+  type UIToolState,
+} from './chat/index';
+export { ChatBusyError } from './errors/chat-busy-error';
 export { CheckpointConflictError } from './errors/checkpoint-conflict-error';
 export { CheckpointError } from './errors/checkpoint-error';
 export { CodeError } from './errors/code-error';

@@ -1,250 +1,230 @@
 /**
- * The conversation on the page: the person's messages, the model's answers (Markdown, streamed
- * token by token, redrawn at most once a frame) and a card per tool call, in the order they
- * happened. It draws a saved thread too, pending approvals included.
+ * The conversation on the page, drawn from the chat's snapshots (`createChat`): the person's
+ * messages, the model's answers (Markdown, streamed, parsed again at most once a frame) and a
+ * card per tool call, in the order they happened. Each snapshot is compared with the one drawn
+ * before: only what changed is drawn again.
  */
-import type { AgentEvent, Message, NestedCall, ToolCall } from 'moat';
+import type { ChatSnapshot, UIMessage, UIPart } from 'moat';
 import { h } from './dom';
 import { renderMarkdown } from './markdown';
 import { ToolCard } from './tool-card';
 
-type Decide = (call: ToolCall, approved: boolean) => void;
+export interface ChatViewActions {
+  approve(toolCallId: string, approved: boolean): void;
+  retry(): void;
+  /** What an error says to a person. */
+  explain(error: Error): string;
+  /** What an empty conversation shows. */
+  welcome(): HTMLElement;
+}
 
-/** One answer of the model: text blocks and rows of tool cards, in order. */
-class AnswerView {
-  readonly element = h('article', { class: 'message assistant', 'data-testid': 'assistant' });
-  #text: { element: HTMLElement; raw: string } | undefined;
-  #row: HTMLElement | undefined;
-  #frame = 0;
+const STOPPED: Record<string, string> = {
+  aborted: 'Stopped.',
+  'max-steps': 'Stopped after the most steps a run may take.',
+  length: 'The model reached its output limit.',
+};
 
-  text(delta: string): void {
-    if (!this.#text) {
+/** One drawn part: its element (a tool's card sits in a row shared with the tools beside it). */
+interface Block {
+  key: string;
+  part: UIPart;
+  element: HTMLElement;
+  card?: ToolCard;
+  row?: HTMLElement;
+}
+
+/** A message of either side, drawn again only where its parts changed. */
+class MessageView {
+  readonly element: HTMLElement;
+  #message: UIMessage | undefined;
+  #blocks: Block[] = [];
+  #note: HTMLElement | undefined;
+
+  constructor(
+    readonly role: UIMessage['role'],
+    private readonly decide: ChatViewActions['approve'],
+  ) {
+    this.element =
+      role === 'user'
+        ? h('article', { class: 'message user', 'data-testid': 'user' })
+        : h('article', { class: 'message assistant', 'data-testid': 'assistant' });
+  }
+
+  show(message: UIMessage): void {
+    if (message === this.#message) return;
+    this.#message = message;
+    if (this.role === 'user') {
+      const text = message.parts.map((p) => ('text' in p ? p.text : '')).join('');
+      if (this.element.textContent !== text) this.element.replaceChildren(h('p', {}, text));
+      return;
+    }
+    const parts = message.parts;
+    let same = 0;
+    while (
+      same < parts.length &&
+      same < this.#blocks.length &&
+      this.#blocks[same]?.key === keyOf(parts[same] as UIPart)
+    )
+      same++;
+    for (const block of this.#blocks.splice(same)) {
+      block.element.remove();
+      if (block.row && block.row.childElementCount === 0) block.row.remove();
+    }
+    for (let i = 0; i < same; i++) this.#draw(this.#blocks[i] as Block, parts[i] as UIPart);
+    for (let i = same; i < parts.length; i++) this.#add(parts[i] as UIPart);
+    const stopped = message.stopReason ? STOPPED[message.stopReason] : undefined;
+    if (stopped && this.#note?.textContent !== stopped) {
+      this.#note?.remove();
+      this.#note = h('div', { class: 'note info' }, h('span', {}, stopped));
+    } else if (!stopped) {
+      this.#note?.remove();
+      this.#note = undefined;
+    }
+    if (this.#note && this.element.lastElementChild !== this.#note) this.element.append(this.#note);
+  }
+
+  #add(part: UIPart): void {
+    const key = keyOf(part);
+    const last = this.#blocks.at(-1);
+    let block: Block;
+    if (part.type === 'tool') {
+      const card = new ToolCard(part.toolCallId, part.name);
+      const row = last?.row ?? h('div', { class: 'tool-row' });
+      if (!row.isConnected) this.#append(row);
+      row.append(card.element);
+      block = { key, part, element: card.element, card, row };
+    } else if (part.type === 'reasoning') {
+      const element = h(
+        'details',
+        { class: 'reasoning' },
+        h('summary', {}, 'Reasoning'),
+        h('div', { class: 'markdown' }),
+      );
+      this.#append(element);
+      block = { key, part, element };
+    } else if (part.type === 'output') {
+      const element = h('pre', { class: 'output', 'data-testid': 'output' });
+      this.#append(element);
+      block = { key, part, element };
+    } else {
       const element = h('div', { class: 'markdown', 'data-testid': 'answer' });
-      this.element.append(element);
-      this.#text = { element, raw: '' };
-      this.#row = undefined;
+      this.#append(element);
+      block = { key, part, element };
     }
-    this.#text.raw += delta;
-    this.#frame ||= requestAnimationFrame(() => this.flush());
+    this.#blocks.push(block);
+    this.#draw(block, part, true);
   }
 
-  /** Draw the text now (the end of a step, or a thread loaded at once). */
-  flush(): void {
-    if (this.#frame) cancelAnimationFrame(this.#frame);
-    this.#frame = 0;
-    if (this.#text) renderMarkdown(this.#text.element, this.#text.raw);
+  /** New blocks go before the closing note. */
+  #append(element: HTMLElement): void {
+    if (this.#note?.parentNode === this.element) this.element.insertBefore(element, this.#note);
+    else this.element.append(element);
   }
 
-  card(card: ToolCard): void {
-    if (!this.#row) {
-      this.#row = h('div', { class: 'tool-row' });
-      this.element.append(this.#row);
-      this.flush();
-      this.#text = undefined;
-    }
-    this.#row.append(card.element);
-  }
-
-  /** What comes next starts a new block (the next step). */
-  seal(): void {
-    this.flush();
-    this.#text = undefined;
-    this.#row = undefined;
-  }
-
-  note(text: string, kind: 'info' | 'error' = 'info', action?: { label: string; run: () => void }): void {
-    this.seal();
-    const note = h('div', { class: `note ${kind}`, role: kind === 'error' ? 'alert' : null }, h('span', {}, text));
-    if (action) {
-      const button = h('button', { type: 'button' }, action.label);
-      button.addEventListener('click', () => {
-        note.remove();
-        action.run();
-      });
-      note.append(button);
-    }
-    this.element.append(note);
-  }
-
-  get isEmpty(): boolean {
-    return this.element.childElementCount === 0;
+  #draw(block: Block, part: UIPart, first = false): void {
+    if (part === block.part && !first) return;
+    block.part = part;
+    if (part.type === 'tool') block.card?.show(part, this.decide);
+    else if (part.type === 'text') renderMarkdownSoon(block.element, part.text);
+    else if (part.type === 'reasoning') renderMarkdownSoon(block.element.lastElementChild as HTMLElement, part.text);
+    else block.element.textContent = JSON.stringify(part.value, null, 2) ?? '';
   }
 }
 
+/** Markdown waiting for the next frame: a long answer is parsed once a frame, not once a chunk. */
+const markdown = new Map<HTMLElement, string>();
+
+function renderMarkdownSoon(element: HTMLElement, text: string): void {
+  if (markdown.size === 0)
+    requestAnimationFrame(() => {
+      for (const [target, source] of markdown) renderMarkdown(target, source);
+      markdown.clear();
+    });
+  markdown.set(element, text);
+}
+
+const keyOf = (part: UIPart) => (part.type === 'tool' ? `tool:${part.toolCallId}` : part.type);
+
 export class ChatView {
   readonly #log: HTMLElement;
-  readonly #decide: Decide;
-  readonly #cards = new Map<string, ToolCard>();
-  #answer: AnswerView | undefined;
+  readonly #actions: ChatViewActions;
+  readonly #views = new Map<string, MessageView>();
+  #welcome: HTMLElement | undefined;
+  #error: { error: Error; element: HTMLElement } | undefined;
+  #shown: ChatSnapshot | undefined;
 
-  constructor(log: HTMLElement, decide: Decide) {
+  constructor(log: HTMLElement, actions: ChatViewActions) {
     this.#log = log;
-    this.#decide = decide;
+    this.#actions = actions;
   }
 
-  clear(): void {
-    this.#log.replaceChildren();
-    this.#cards.clear();
-    this.#answer = undefined;
-  }
-
-  user(text: string): void {
-    this.#answer = undefined;
-    this.#log.querySelector('.welcome')?.remove();
-    this.#append(h('article', { class: 'message user', 'data-testid': 'user' }, h('p', {}, text)));
-  }
-
-  /** Start a run's answer (one per run: its steps add blocks to it). */
-  begin(): void {
-    this.#answer = new AnswerView();
-    this.#append(this.#answer.element);
-    this.#log.setAttribute('aria-busy', 'true');
-  }
-
-  end(): void {
-    this.#answer?.seal();
-    if (this.#answer?.isEmpty) this.#answer.element.remove();
-    this.#log.setAttribute('aria-busy', 'false');
-  }
-
-  /** Draw one event of a run. */
-  apply(event: AgentEvent): void {
-    const answer = this.#current();
-    switch (event.type) {
-      case 'text-delta':
-        answer.text(event.delta);
-        break;
-      case 'tool-input-start':
-        this.#card(event.toolCallId, event.name, answer);
-        break;
-      case 'tool-input-delta':
-        this.#cards.get(event.toolCallId)?.args(event.partialArgs);
-        break;
-      case 'tool-call': {
-        const card = this.#card(event.toolCall.id, event.toolCall.name, answer);
-        card.args(event.toolCall.args);
-        card.status = 'waiting';
-        break;
-      }
-      case 'tool-started': {
-        const parent = event.parentToolCallId ? this.#cards.get(event.parentToolCallId) : undefined;
-        const card = this.#card(event.toolCallId, event.name, parent ?? answer);
-        if (parent) card.args(event.args);
-        card.started();
-        break;
-      }
-      case 'tool-output-delta':
-        this.#cards.get(event.toolCallId)?.output(event.delta);
-        break;
-      case 'tool-rerun':
-        this.#cards.get(event.toolCallId)?.rerun(event.reason);
-        break;
-      case 'tool-finished':
-        this.#card(event.toolCallId, event.message.name, answer).finish(
-          event.message.content,
-          event.message.status === 'success',
-        );
-        break;
-      case 'tool-error': {
-        const card = this.#cards.get(event.toolCallId);
-        card?.finish(event.message?.content ?? `${event.error.name}: ${event.error.message}`, false);
-        break;
-      }
-      case 'approval-request':
-        this.#ask(event.toolCall, answer);
-        break;
-      case 'step-finish':
-        answer.seal();
-        break;
-      case 'finish':
-        if (event.stopReason === 'aborted') answer.note('Stopped.');
-        else if (event.stopReason === 'max-steps') answer.note('Stopped after the most steps a run may take.');
-        else if (event.stopReason === 'length') answer.note('The model reached its output limit.');
-        break;
-      default:
-        break;
-    }
-    this.#scroll();
-  }
-
-  /** An error of the run, with a way to try again. */
-  error(text: string, retry: () => void): void {
-    const answer = this.#current();
-    answer.note(text, 'error', { label: 'Retry', run: retry });
-    this.#scroll();
-  }
-
-  /** A saved thread, drawn at once. */
-  thread(messages: readonly Message[], pending: readonly ToolCall[]): void {
-    this.clear();
-    for (const message of messages) {
-      if (message.role === 'user') this.user(message.content);
-      else if (message.role === 'assistant') {
-        if (!this.#answer) this.begin();
-        const answer = this.#answer as AnswerView;
-        if (message.content) answer.text(message.content);
-        for (const call of message.toolCalls) {
-          const card = this.#card(call.id, call.name, answer);
-          card.args(call.args);
-          card.status = 'waiting';
-        }
-        answer.seal();
-      } else if (message.role === 'tool') {
-        const card = this.#cards.get(message.toolCallId);
-        if (!card) continue;
-        this.#script(card, message.artifact);
-        card.finish(message.content, message.status === 'success');
-      }
-    }
-    for (const call of pending) if (this.#answer) this.#ask(call, this.#answer);
-    this.end();
-    this.#scroll();
-  }
-
-  /** What a `run_javascript` call did, kept in its artifact: its console and its calls, nested. */
-  #script(card: ToolCard, artifact: unknown): void {
-    if (typeof artifact !== 'object' || artifact === null) return;
-    const { logs, calls } = artifact as { logs?: unknown; calls?: unknown };
-    if (Array.isArray(logs)) for (const entry of logs) card.output(entry);
-    if (!Array.isArray(calls)) return;
-    for (const call of calls as Partial<NestedCall>[]) {
-      if (typeof call?.toolCallId !== 'string' || typeof call.name !== 'string') continue;
-      const nested = this.#card(call.toolCallId, call.name, card);
-      nested.args(call.args);
-      nested.finish(typeof call.content === 'string' ? call.content : '', call.ok === true);
-    }
-  }
-
-  #current(): AnswerView {
-    if (!this.#answer) this.begin();
-    return this.#answer as AnswerView;
-  }
-
-  /** The call's card, made the first time and placed in the answer (or inside its caller's card). */
-  #card(id: string, name: string, place: AnswerView | ToolCard): ToolCard {
-    let card = this.#cards.get(id);
-    if (!card) {
-      card = new ToolCard(id, name);
-      this.#cards.set(id, card);
-      if (place instanceof ToolCard) place.nest(card);
-      else place.card(card);
-    }
-    return card;
-  }
-
-  #ask(call: ToolCall, answer: AnswerView): void {
-    const card = this.#card(call.id, call.name, answer);
-    card.args(call.args);
-    card.askApproval((approved) => this.#decide(call, approved));
-  }
-
-  #append(element: HTMLElement): void {
-    this.#log.append(element);
-    this.#scroll();
-  }
-
-  #scroll(): void {
+  /** Draw a snapshot: only what changed since the last one. */
+  render(snapshot: ChatSnapshot): void {
+    const was = this.#shown;
+    if (snapshot === was) return;
+    this.#shown = snapshot;
     const log = this.#log;
-    if (log.scrollHeight - log.scrollTop - log.clientHeight < 160) log.scrollTop = log.scrollHeight;
+    const stick = log.scrollHeight - log.scrollTop - log.clientHeight < 160;
+    const empty = snapshot.messages.length === 0 && snapshot.status !== 'streaming';
+    if (empty && !this.#welcome) {
+      this.#welcome = this.#actions.welcome();
+      log.prepend(this.#welcome);
+    } else if (!empty && this.#welcome) {
+      this.#welcome.remove();
+      this.#welcome = undefined;
+    }
+    if (snapshot.messages !== was?.messages) this.#messages(snapshot.messages);
+    this.#showError(snapshot.status === 'error' ? snapshot.error : undefined);
+    log.setAttribute('aria-busy', String(snapshot.status === 'streaming'));
+    if (stick) log.scrollTop = log.scrollHeight;
+  }
+
+  /** A problem of the page's own (its settings), with a way out; it goes once acted on. */
+  notice(text: string, label: string, act: () => void): void {
+    const button = h('button', { type: 'button' }, label);
+    const note = h('div', { class: 'note error', role: 'alert' }, h('span', {}, text), button);
+    button.addEventListener('click', () => {
+      note.remove();
+      act();
+    });
+    this.#log.append(note);
+  }
+
+  #messages(messages: readonly UIMessage[]): void {
+    const ids = new Set<string>();
+    let next = this.#welcome ? this.#welcome.nextElementSibling : this.#log.firstElementChild;
+    for (const message of messages) {
+      ids.add(message.id);
+      let view = this.#views.get(message.id);
+      if (!view) {
+        view = new MessageView(message.role, this.#actions.approve);
+        this.#views.set(message.id, view);
+      }
+      view.show(message);
+      if (view.element !== next) this.#log.insertBefore(view.element, next);
+      next = view.element.nextElementSibling;
+    }
+    for (const [id, view] of this.#views)
+      if (!ids.has(id)) {
+        view.element.remove();
+        this.#views.delete(id);
+      }
+  }
+
+  #showError(error: Error | undefined): void {
+    if (error === this.#error?.error) return;
+    this.#error?.element.remove();
+    this.#error = undefined;
+    if (!error) return;
+    const button = h('button', { type: 'button' }, 'Retry');
+    button.addEventListener('click', () => this.#actions.retry());
+    const element = h(
+      'div',
+      { class: 'note error', role: 'alert' },
+      h('span', {}, this.#actions.explain(error)),
+      button,
+    );
+    this.#log.append(element);
+    this.#error = { error, element };
   }
 }

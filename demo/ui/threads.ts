@@ -1,8 +1,8 @@
 /**
  * The conversations sidebar: every saved thread (newest first, titled by its first message),
- * "New chat", and delete.
+ * drawn from the chat's snapshot; "New chat" and delete go to the chat.
  */
-import type { Agent } from 'moat';
+import type { ChatThread } from 'moat';
 import { h } from './dom';
 
 export interface ThreadListEvents {
@@ -13,24 +13,19 @@ export interface ThreadListEvents {
 export class ThreadList {
   readonly #list: HTMLUListElement;
   readonly #events: ThreadListEvents;
-  readonly #titles = new Map<string, string>();
+  #shown: { threads: readonly ChatThread[]; current: string } | undefined;
 
   constructor(list: HTMLUListElement, events: ThreadListEvents) {
     this.#list = list;
     this.#events = events;
   }
 
-  /** Redraw from the checkpointer, `current` marked. */
-  async refresh(agent: Agent, current: string | undefined): Promise<void> {
-    const threads = await agent.threads();
-    const items: HTMLLIElement[] = [];
-    for (const { threadId, updatedAt } of threads) {
-      let title = this.#titles.get(threadId);
-      if (title === undefined) {
-        const first = (await agent.thread(threadId))?.messages.find((m) => m.role === 'user')?.content;
-        title = titleOf(first ?? 'Untitled');
-        this.#titles.set(threadId, title);
-      }
+  /** Draw the list, `current` marked (again only when either changed). */
+  render(threads: readonly ChatThread[], current: string): void {
+    if (this.#shown?.threads === threads && this.#shown.current === current) return;
+    this.#shown = { threads, current };
+    const items = threads.map(({ threadId, title: first, updatedAt }) => {
+      const title = titleOf(first);
       const open = h(
         'button',
         { type: 'button', class: 'thread-open', 'aria-current': threadId === current ? 'page' : null },
@@ -44,19 +39,10 @@ export class ThreadList {
         '×',
       );
       remove.addEventListener('click', () => this.#events.remove(threadId));
-      items.push(h('li', { 'data-testid': 'thread' }, open, remove));
-    }
+      return h('li', { 'data-testid': 'thread' }, open, remove);
+    });
     this.#list.replaceChildren(...items);
     if (items.length === 0) this.#list.append(h('li', { class: 'empty' }, 'No conversations yet.'));
-  }
-
-  /** A title for a thread just started (before its first save). */
-  name(threadId: string, firstMessage: string): void {
-    if (!this.#titles.has(threadId)) this.#titles.set(threadId, titleOf(firstMessage));
-  }
-
-  forget(threadId: string): void {
-    this.#titles.delete(threadId);
   }
 }
 

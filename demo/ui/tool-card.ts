@@ -1,8 +1,10 @@
 /**
  * One tool call, as a card: it appears when the model starts writing the call, its arguments
  * fill in as they stream, then it runs (with live progress), then it shows the result or the
- * error and how long it took. A call that needs a person shows Approve / Deny.
+ * error and how long it took. A call that needs a person shows Approve / Deny. `show(part)`
+ * draws a chat snapshot's part, doing only what changed since the last one.
  */
+import type { UIToolPart } from 'moat';
 import { h } from './dom';
 
 export type CardStatus = 'writing' | 'waiting' | 'running' | 'done' | 'error' | 'approval';
@@ -26,7 +28,10 @@ export class ToolCard {
   readonly #result: HTMLDivElement;
   readonly #approval: HTMLDivElement;
   readonly #nested: HTMLDivElement;
-  #startedAt: number | undefined;
+  readonly #children = new Map<string, ToolCard>();
+  #part: UIToolPart | undefined;
+  /** How much of the part's progress is drawn. */
+  #drawn = 0;
 
   constructor(
     readonly toolCallId: string,
@@ -81,8 +86,53 @@ export class ToolCard {
     this.#args.textContent = JSON.stringify(value, null, 2);
   }
 
+  /** Draw the call as the chat shows it; `decide` answers an approval. */
+  show(part: UIToolPart, decide: (toolCallId: string, approved: boolean) => void): void {
+    const was = this.#part;
+    if (part === was) return;
+    this.#part = part;
+    const input = part.input ?? part.partialInput;
+    if (input !== undefined && input !== (was?.input ?? was?.partialInput)) this.args(input);
+    if (part.rerun !== undefined && part.rerun !== was?.rerun) {
+      this.rerun(part.rerun);
+      this.#drawn = 0;
+    }
+    for (; this.#drawn < part.progress.length; this.#drawn++) this.output(part.progress[this.#drawn]);
+    for (const child of part.children ?? []) {
+      let card = this.#children.get(child.toolCallId);
+      if (!card) {
+        card = new ToolCard(child.toolCallId, child.name);
+        this.#children.set(child.toolCallId, card);
+        this.nest(card);
+      }
+      card.show(child, decide);
+    }
+    if (part.state === was?.state) return;
+    const took = part.startedAt !== undefined && part.endedAt !== undefined ? part.endedAt - part.startedAt : undefined;
+    switch (part.state) {
+      case 'input-streaming':
+        this.status = 'writing';
+        break;
+      case 'input-available':
+        this.status = 'waiting';
+        break;
+      case 'awaiting-approval':
+        this.askApproval((approved) => decide(part.toolCallId, approved));
+        break;
+      case 'running':
+        this.started();
+        break;
+      case 'output':
+        this.finish(part.output ?? '', true, took);
+        break;
+      case 'error':
+      case 'denied':
+        this.finish(part.error ?? '', false, took);
+        break;
+    }
+  }
+
   started(): void {
-    this.#startedAt = performance.now();
     this.status = 'running';
     this.#approval.hidden = true;
   }
@@ -118,15 +168,13 @@ export class ToolCard {
     this.#output.textContent += `↻ run again: ${reason}\n`;
   }
 
-  /** The outcome: a tool message's content (pretty-printed when it is JSON). */
-  finish(content: string, ok: boolean): void {
+  /** The outcome: a tool message's content (pretty-printed when it is JSON), and how long it ran. */
+  finish(content: string, ok: boolean, ms?: number): void {
     this.status = ok ? 'done' : 'error';
     if (ok) this.#progress.value = 100;
     this.#approval.hidden = true;
-    if (this.#startedAt !== undefined) {
-      const ms = performance.now() - this.#startedAt;
+    if (ms !== undefined)
       this.#time.textContent = ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
-    }
     let shown = content;
     try {
       const parsed = JSON.parse(content);

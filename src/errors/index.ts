@@ -1,3 +1,4 @@
+export { ChatBusyError } from './chat-busy-error';
 export { CheckpointConflictError } from './checkpoint-conflict-error';
 export { CheckpointError } from './checkpoint-error';
 export { CodeError, type CodeErrorOptions } from './code-error';

@@ -14,8 +14,12 @@ import { type FrameWorker, SandboxedFrame } from '../frame/sandboxed-frame';
 import { PageStoreHost } from './page-store-host';
 import type { WorkerHost } from './worker-host';
 
-/** How long a frame's process may go without answering while it lives (see `SandboxedFrame.watch`). */
-const FRAME_DEAD_MS = 2_000;
+/**
+ * How long a frame's process may go without answering while it lives (see `SandboxedFrame.watch`).
+ * On two loaded cores a live frame went 2 s without a word while its workers started; a frame
+ * that ran out of memory never answers again, so waiting longer costs only the notice.
+ */
+const FRAME_DEAD_MS = 5_000;
 
 /** A sealed worker failed: its module did not load, it broke, or its frame's process stopped answering. */
 export class FrameFailureEvent extends Event {

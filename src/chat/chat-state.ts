@@ -1,0 +1,497 @@
+/**
+ * A chat's state and the agent's events applied to it, with no agent and no timers (tested on
+ * its own). Snapshots are immutable and share what did not change: between two snapshots only
+ * the objects on the path to a change are copied, once each (an object made since the last
+ * snapshot is changed in place), so a stream of thousands of deltas costs one copy of the last
+ * message per snapshot, never a copy of the conversation per delta.
+ */
+import type { AgentEvent } from '../agent/types';
+import { ToolDeniedError } from '../errors/tool-denied-error';
+import type { ToolCall } from '../messages/types';
+import type {
+  ChatSnapshot,
+  ChatStatus,
+  ChatThread,
+  UIMessage,
+  UIOutputPart,
+  UIPart,
+  UIToolPart,
+  UIToolState,
+} from './types';
+import { resultOf, toUIMessages } from './ui-messages';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type Draft<T> = T extends readonly (infer U)[] ? U[] : Mutable<T>;
+
+/** Where a call's part is: in which message, and under which call when another tool made it. */
+interface CallPlace {
+  at: number;
+  parent?: string;
+}
+
+/** The output events of structured output (`output-delta`, `finish` with `output`), read by shape. */
+type OutputEvent = { type: 'output-delta'; partial: unknown } | { type: 'finish'; output?: unknown };
+
+export class ChatState {
+  #threadId: string;
+  #messages: readonly UIMessage[] = [];
+  #pending: readonly ToolCall[] = [];
+  #status: ChatStatus = 'idle';
+  #error: Error | undefined;
+  #threads: readonly ChatThread[] = [];
+  #snapshot: ChatSnapshot;
+  #dirty = false;
+  #owed = false;
+  readonly #changed: () => void;
+  /** Objects made since the last snapshot: changed in place, not copied again. */
+  #fresh = new WeakSet<object>();
+  #calls = new Map<string, CallPlace>();
+  /** Live arguments and structured output (the agent keeps extending them): copied per snapshot. */
+  #liveInputs = new Map<string, Record<string, unknown>>();
+  #liveOutput: { value: unknown } | undefined;
+  #ids = 0;
+  // The run being applied: its answer, where its current step starts, what a retry would drop.
+  #answer: number | undefined;
+  #stepStart = 0;
+  #outputStep = false;
+  #committed = 0;
+  #madeAnswer = false;
+
+  /** `changed` is called when the state changes after a snapshot was taken (once until the next). */
+  constructor(threadId: string, changed: () => void) {
+    this.#threadId = threadId;
+    this.#changed = changed;
+    this.#snapshot = this.#make();
+  }
+
+  get threadId(): string {
+    return this.#threadId;
+  }
+
+  get status(): ChatStatus {
+    return this.#status;
+  }
+
+  get pending(): readonly ToolCall[] {
+    return this.#pending;
+  }
+
+  get threads(): readonly ChatThread[] {
+    return this.#threads;
+  }
+
+  /** The current state: the same object as last time when nothing changed. */
+  snapshot(): ChatSnapshot {
+    if (!this.#dirty) return this.#snapshot;
+    this.#settleLive();
+    this.#snapshot = this.#make();
+    this.#fresh = new WeakSet();
+    this.#dirty = false;
+    return this.#snapshot;
+  }
+
+  /** Show a saved thread (or an empty one): everything else is dropped. */
+  load(threadId: string, saved: { messages: Parameters<typeof toUIMessages>[0]; pending: readonly ToolCall[] }): void {
+    this.#update(() => {
+      this.#threadId = threadId;
+      this.#messages = toUIMessages(saved.messages, saved.pending, () => this.#newId());
+      this.#pending = saved.pending;
+      this.#calls = new Map();
+      this.#messages.forEach((m, at) => {
+        for (const part of m.parts) if (part.type === 'tool') this.#index(part, at);
+      });
+      this.#liveInputs.clear();
+      this.#liveOutput = undefined;
+      this.#answer = undefined;
+      this.#setStatus(this.#pending.length > 0 ? 'awaiting-approval' : 'idle', undefined);
+    });
+  }
+
+  setStatus(status: ChatStatus, error?: Error): void {
+    this.#update(() => {
+      this.#setStatus(status, error);
+    });
+  }
+
+  setThreads(threads: readonly ChatThread[]): void {
+    this.#update(() => {
+      this.#threads = threads;
+      this.#touch();
+    });
+  }
+
+  /** The person's message, shown at once. */
+  user(text: string): void {
+    this.#update(() => {
+      const messages = this.#ownMessages();
+      messages.push(this.#new({ id: this.#newId(), role: 'user', parts: [{ type: 'text', text }] }));
+      this.#pending = [];
+      this.#answer = undefined;
+    });
+  }
+
+  /**
+   * A run starts. A new message's run writes a new answer; a run that carries on (decisions on
+   * approvals, a retry) adds to the last answer.
+   */
+  begin(carriesOn: boolean): void {
+    this.#update(() => {
+      const last = this.#messages.length - 1;
+      this.#answer = carriesOn && this.#messages[last]?.role === 'assistant' ? last : undefined;
+      this.#committed = this.#stepStart = this.#answer === undefined ? 0 : this.#partsOf(this.#answer).length;
+      this.#madeAnswer = false;
+      this.#outputStep = false;
+      this.#setStatus('streaming', undefined);
+    });
+  }
+
+  /** Calls decided on: no longer waiting, about to run (or be refused). */
+  decided(ids: readonly string[]): void {
+    this.#update(() => {
+      if (ids.length === 0) return;
+      this.#pending = this.#pending.filter((c) => !ids.includes(c.id));
+      this.#touch();
+      for (const id of ids) this.#toolState(id, 'input-available');
+    });
+  }
+
+  /** Decisions that were never sent (the run before them stopped): the calls wait again. */
+  undecided(calls: readonly ToolCall[]): void {
+    this.#update(() => {
+      this.#pending = [...this.#pending, ...calls.filter((c) => !this.#pending.some((p) => p.id === c.id))];
+      this.#touch();
+      for (const call of calls) this.#toolState(call.id, 'awaiting-approval');
+    });
+  }
+
+  /**
+   * Drop what the last run showed beyond its last saved step (a retry does it again): its
+   * partial text, its unfinished calls, and its answer when nothing of it was saved.
+   */
+  rollback(): void {
+    this.#update(() => {
+      if (this.#answer === undefined) return;
+      const at = this.#answer;
+      this.#liveInputs.clear();
+      this.#liveOutput = undefined;
+      for (const part of this.#partsOf(at).slice(this.#committed)) if (part.type === 'tool') this.#unindex(part);
+      if (this.#madeAnswer && this.#committed === 0) {
+        this.#ownMessages().splice(at, 1);
+        this.#answer = undefined;
+      } else {
+        const message = this.#ownMessage(at);
+        message.parts = message.parts.slice(0, this.#committed);
+        delete message.stopReason;
+      }
+    });
+  }
+
+  /** One event of a run. */
+  apply(event: AgentEvent): void {
+    this.#update(() => {
+      const output = event as unknown as OutputEvent;
+      if (output.type === 'output-delta') {
+        this.#liveOutput = { value: output.partial };
+        this.#output(() => {});
+        return;
+      }
+      switch (event.type) {
+        case 'text-delta':
+          if (!this.#outputStep) this.#text('text', event.delta);
+          break;
+        case 'reasoning-delta':
+          this.#text('reasoning', event.delta);
+          break;
+        case 'tool-input-start':
+          if (!this.#calls.has(event.toolCallId))
+            this.#addPart({
+              type: 'tool',
+              toolCallId: event.toolCallId,
+              name: event.name,
+              state: 'input-streaming',
+              progress: [],
+            });
+          break;
+        case 'tool-input-delta':
+          if (this.#calls.has(event.toolCallId)) {
+            this.#liveInputs.set(event.toolCallId, event.partialArgs);
+            this.#touch();
+          }
+          break;
+        case 'tool-call':
+          this.#liveInputs.delete(event.toolCall.id);
+          this.#toolOrNew(event.toolCall.id, event.toolCall.name, undefined, (part) => {
+            part.state = 'input-available';
+            part.input = event.toolCall.args;
+            delete part.partialInput;
+          });
+          break;
+        case 'tool-started':
+          this.#toolOrNew(event.toolCallId, event.name, event.parentToolCallId, (part) => {
+            part.state = 'running';
+            part.input = event.args;
+            part.startedAt = Date.now();
+          });
+          break;
+        case 'tool-output-delta':
+          this.#tool(event.toolCallId, (part) => {
+            const progress = this.#own(part.progress as unknown[]);
+            progress.push(event.delta);
+            part.progress = progress;
+          });
+          break;
+        case 'tool-rerun':
+          this.#tool(event.toolCallId, (part) => {
+            part.progress = [];
+            part.rerun = event.reason;
+          });
+          break;
+        case 'tool-finished':
+          this.#toolOrNew(event.toolCallId, event.message.name, event.parentToolCallId, (part) => {
+            const { progress: _p, children: _c, ...result } = resultOf(event.message);
+            Object.assign(part, result, { endedAt: Date.now() });
+          });
+          break;
+        case 'tool-error':
+          this.#toolOrNew(event.toolCallId, event.message?.name ?? '', event.parentToolCallId, (part) => {
+            part.state = ToolDeniedError.isInstance(event.error) ? 'denied' : 'error';
+            part.error = event.message?.content ?? `${event.error.name}: ${event.error.message}`;
+            part.endedAt = Date.now();
+          });
+          break;
+        case 'approval-request':
+          this.#toolOrNew(event.toolCall.id, event.toolCall.name, undefined, (part) => {
+            part.state = 'awaiting-approval';
+            part.input = event.toolCall.args;
+          });
+          if (!this.#pending.some((c) => c.id === event.toolCall.id))
+            this.#pending = [...this.#pending, event.toolCall];
+          this.#touch();
+          break;
+        case 'step-finish':
+          this.#settleLive();
+          this.#stepStart = this.#committed = this.#answer === undefined ? 0 : this.#partsOf(this.#answer).length;
+          this.#outputStep = false;
+          break;
+        case 'finish': {
+          if (output.output !== undefined) {
+            const value = output.output;
+            this.#liveOutput = undefined;
+            this.#output((part) => {
+              part.value = value;
+              part.partial = false;
+            });
+          }
+          this.#pending = event.pendingApprovals ?? [];
+          for (const call of this.#pending) this.#toolState(call.id, 'awaiting-approval');
+          if (this.#answer !== undefined || event.stopReason !== 'end')
+            this.#answerDraft().stopReason = event.stopReason;
+          this.#setStatus(this.#pending.length > 0 ? 'awaiting-approval' : 'idle', undefined);
+          break;
+        }
+        case 'error':
+          this.#setStatus('error', event.error);
+          break;
+      }
+    });
+  }
+
+  /** The live arguments and output as they stand now, copied into their parts. */
+  #settleLive(): void {
+    for (const [id, args] of this.#liveInputs)
+      this.#tool(id, (part) => {
+        if (part.state === 'input-streaming') part.partialInput = structuredClone(args);
+      });
+    this.#liveInputs.clear();
+    if (this.#liveOutput) {
+      const value = structuredClone(this.#liveOutput.value);
+      this.#liveOutput = undefined;
+      this.#output((part) => {
+        if (part.partial) part.value = value;
+      });
+    }
+  }
+
+  #make(): ChatSnapshot {
+    return {
+      threadId: this.#threadId,
+      messages: this.#messages,
+      status: this.#status,
+      error: this.#error,
+      pendingApprovals: this.#pending,
+      threads: this.#threads,
+    };
+  }
+
+  #touch(): void {
+    if (this.#dirty) return;
+    this.#dirty = true;
+    this.#owed = true;
+  }
+
+  /**
+   * Said once a public method has made its change whole: a subscriber may read a snapshot
+   * from inside `changed` (a synchronous schedule), and must never see, or freeze, half of one.
+   */
+  #update(change: () => void): void {
+    try {
+      change();
+    } finally {
+      this.#settle();
+    }
+  }
+
+  #settle(): void {
+    if (!this.#owed) return;
+    this.#owed = false;
+    this.#changed();
+  }
+
+  #setStatus(status: ChatStatus, error: Error | undefined): void {
+    this.#status = status;
+    this.#error = error;
+    this.#touch();
+  }
+
+  #newId(): string {
+    return `m${++this.#ids}`;
+  }
+
+  #new<T extends object>(value: T): T {
+    this.#fresh.add(value);
+    return value;
+  }
+
+  /** The object itself when it was made since the last snapshot, else a copy to change. */
+  #own<T extends object>(value: T): T {
+    if (this.#fresh.has(value)) return value;
+    return this.#new((Array.isArray(value) ? [...value] : { ...value }) as T);
+  }
+
+  #ownMessages(): UIMessage[] {
+    this.#touch();
+    const messages = this.#own(this.#messages as UIMessage[]);
+    this.#messages = messages;
+    return messages;
+  }
+
+  #ownMessage(at: number): Draft<UIMessage> {
+    const messages = this.#ownMessages();
+    const message = this.#own(messages[at] as UIMessage) as Draft<UIMessage>;
+    messages[at] = message;
+    return message;
+  }
+
+  #partsOf(at: number): readonly UIPart[] {
+    return this.#messages[at]?.parts ?? [];
+  }
+
+  /** The run's answer, made the first time something is written to it. */
+  #answerDraft(): Draft<UIMessage> {
+    if (this.#answer === undefined) {
+      this.#answer = this.#messages.length;
+      this.#madeAnswer = true;
+      this.#ownMessages().push(this.#new({ id: this.#newId(), role: 'assistant', parts: [] }));
+    }
+    return this.#ownMessage(this.#answer);
+  }
+
+  #addPart(part: UIPart): void {
+    const message = this.#answerDraft();
+    const parts = this.#own(message.parts as UIPart[]);
+    parts.push(this.#new(part));
+    message.parts = parts;
+    if (part.type === 'tool') this.#index(part, this.#answer as number);
+  }
+
+  #text(type: 'text' | 'reasoning', delta: string): void {
+    const message = this.#answerDraft();
+    const parts = this.#own(message.parts as UIPart[]);
+    message.parts = parts;
+    const last = parts.length - 1;
+    const part = parts[last];
+    if (part?.type === type && last >= this.#stepStart) {
+      const own = this.#own(part) as Draft<typeof part>;
+      own.text += delta;
+      parts[last] = own;
+    } else parts.push(this.#new({ type, text: delta }));
+  }
+
+  /** The current step's output part (taking the place of its text, which is the output's JSON), changed. */
+  #output(change: (part: Draft<UIOutputPart>) => void): void {
+    const message = this.#answerDraft();
+    const parts = this.#own(message.parts as UIPart[]);
+    message.parts = parts;
+    let at = parts.findLastIndex((p, i) => i >= this.#stepStart && (p.type === 'output' || p.type === 'text'));
+    if (at < 0 || parts[at]?.type === 'text') {
+      const part = this.#new<UIOutputPart>({ type: 'output', value: undefined, partial: true });
+      if (at < 0) at = parts.push(part) - 1;
+      else parts[at] = part;
+    }
+    this.#outputStep = true;
+    const part = this.#own(parts[at] as UIOutputPart) as Draft<UIOutputPart>;
+    parts[at] = part;
+    change(part);
+  }
+
+  #index(part: UIToolPart, at: number, parent?: string): void {
+    this.#calls.set(part.toolCallId, parent === undefined ? { at } : { at, parent });
+    for (const child of part.children ?? []) this.#index(child, at, part.toolCallId);
+  }
+
+  #unindex(part: UIToolPart): void {
+    this.#calls.delete(part.toolCallId);
+    this.#liveInputs.delete(part.toolCallId);
+    for (const child of part.children ?? []) this.#unindex(child);
+  }
+
+  #toolState(id: string, state: UIToolState): void {
+    this.#tool(id, (part) => {
+      part.state = state;
+    });
+  }
+
+  /** Change a call's part, made first if the chat has not seen the call (under its caller, if it has one). */
+  #toolOrNew(id: string, name: string, parent: string | undefined, change: (part: Draft<UIToolPart>) => void): void {
+    if (!this.#calls.has(id)) {
+      const part = this.#new<UIToolPart>({
+        type: 'tool',
+        toolCallId: id,
+        name,
+        state: 'input-available',
+        progress: [],
+      });
+      const caller = parent === undefined ? undefined : this.#calls.get(parent);
+      if (parent !== undefined && caller) {
+        this.#tool(parent, (holder) => {
+          holder.children = [...(holder.children ?? []), part];
+        });
+        this.#calls.set(id, { at: caller.at, parent });
+      } else this.#addPart(part);
+    }
+    this.#tool(id, change);
+  }
+
+  /** Change a call's part, copying it and what holds it (its message, its caller's parts) once per snapshot. */
+  #tool(id: string, change: (part: Draft<UIToolPart>) => void): void {
+    const place = this.#calls.get(id);
+    if (!place) return;
+    const chain = [id];
+    for (let up = place.parent; up !== undefined; up = this.#calls.get(up)?.parent) chain.unshift(up);
+    const message = this.#ownMessage(place.at);
+    let list = this.#own(message.parts as UIPart[]);
+    message.parts = list;
+    let part: Draft<UIToolPart> | undefined;
+    for (const link of chain) {
+      const at = list.findIndex((p) => p.type === 'tool' && p.toolCallId === link);
+      if (at < 0) return;
+      part = this.#own(list[at] as UIToolPart) as Draft<UIToolPart>;
+      list[at] = part;
+      if (link !== id) {
+        list = this.#own((part.children ?? []) as UIToolPart[]) as UIPart[];
+        part.children = list as UIToolPart[];
+      }
+    }
+    if (part) change(part);
+  }
+}

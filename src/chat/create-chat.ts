@@ -1,0 +1,362 @@
+import { newThreadId, parseInput } from '../agent/input';
+import type { AgentInput, ApprovalDecision } from '../agent/types';
+import { ChatBusyError } from '../errors/chat-busy-error';
+import { describeValue } from '../errors/moat-error';
+import type { ToolCall } from '../messages/types';
+import { ChatState } from './chat-state';
+import type { ChatAgent, ChatOptions, ChatSnapshot, ChatThread } from './types';
+
+/**
+ * A chat over an agent, for any UI: one immutable snapshot of the conversation (messages with
+ * their text, reasoning, structured output and tool calls, the run's status, the calls waiting
+ * for approval, the saved threads), a new object only when something changed, and the actions
+ * (`send`, `stop`, `retry`, `approve`, threads). React reads it with `useSyncExternalStore`; Vue,
+ * Svelte, lit and plain DOM code subscribe the same way.
+ *
+ * @example
+ * const chat = createChat({ agent, threadId });
+ * const off = chat.subscribe(() => render(chat.getSnapshot()));
+ * await chat.send('What is 3 * 12?');
+ */
+export function createChat(options: ChatOptions): Chat {
+  return new Chat(options);
+}
+
+/** What `retry()` does again: the last run that failed or was stopped, or a thread operation that failed. */
+type Again = () => Promise<void>;
+
+interface Run {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class Chat {
+  readonly #agent: ChatAgent;
+  readonly #schedule: (notify: () => void) => void;
+  readonly #state: ChatState;
+  readonly #listeners = new Set<() => void>();
+  #scheduled = false;
+  #notified: ChatSnapshot;
+  #run: Run | undefined;
+  /** The thread being opened (and the run before it winding down): actions wait for it. */
+  #opening: Promise<void> = Promise.resolve();
+  /** Bumped when another thread is shown: a run of the one before no longer writes here. */
+  #epoch = 0;
+  /** Decisions made while a run was under way, sent when it ends. */
+  readonly #decisions = new Map<string, { call: ToolCall; decision: ApprovalDecision }>();
+  #again: Again | undefined;
+  readonly #titles = new Map<string, string>();
+
+  constructor(options: ChatOptions) {
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(`createChat takes an options object, got ${describeValue(options)}`);
+    const { agent, threadId, schedule } = options;
+    for (const method of ['stream', 'thread', 'threads', 'deleteThread'] as const)
+      if (typeof agent?.[method] !== 'function')
+        throw new TypeError(`Expected \`agent\` to be an agent (createAgent(…)), got ${describeValue(agent)}`);
+    if (threadId !== undefined) checkThreadId(threadId);
+    if (schedule !== undefined && typeof schedule !== 'function')
+      throw new TypeError(`Expected \`schedule\` to be a function, got ${describeValue(schedule)}`);
+    this.#agent = agent;
+    this.#schedule = schedule ?? nextFrame;
+    this.#state = new ChatState(threadId ?? newThreadId(), () => this.#changed());
+    this.#notified = this.#state.snapshot();
+    if (threadId !== undefined) void this.openThread(threadId);
+    void this.refreshThreads();
+  }
+
+  /** The chat as it stands: the same object until something changes. */
+  getSnapshot = (): ChatSnapshot => this.#state.snapshot();
+
+  /** Hear of changes (at most once per animation frame by default); returns the unsubscribe. */
+  subscribe = (listener: () => void): (() => void) => {
+    if (typeof listener !== 'function')
+      throw new TypeError(`Expected a listener function, got ${describeValue(listener)}`);
+    const entry = () => listener();
+    this.#listeners.add(entry);
+    return () => void this.#listeners.delete(entry);
+  };
+
+  /**
+   * Send the person's message and run the agent on it; resolves when the run ends. A failure
+   * does not reject: it is the snapshot's `error` (status `'error'`), with what streamed kept.
+   * Calls waiting for approval are refused by a new message. Rejects with `ChatBusyError` while
+   * a run is under way.
+   */
+  async send(text: string): Promise<void> {
+    if (typeof text !== 'string' || text.trim() === '')
+      throw new TypeError(`Expected a message to send, got ${describeValue(text)}`);
+    await this.#opening;
+    this.#idle('send a message');
+    this.#decisions.clear();
+    this.#again = undefined;
+    this.#state.user(text);
+    return this.#start(text, false);
+  }
+
+  /** Stop the run under way (the thread keeps its last complete step; `retry()` carries on). */
+  stop(): void {
+    this.#run?.controller.abort(new DOMException('The chat was stopped', 'AbortError'));
+  }
+
+  /**
+   * Try again what failed or was stopped last: a run carries on from its last saved step (its
+   * message is sent again when none was saved, decisions again when their calls still wait);
+   * what it had shown beyond that step is dropped first. Does nothing when nothing failed.
+   */
+  async retry(): Promise<void> {
+    await this.#opening;
+    this.#idle('retry');
+    const again = this.#again;
+    this.#again = undefined;
+    if (again) await again();
+  }
+
+  /**
+   * Decide on a call waiting for approval: `true`, or `{ approved: false, reason }` (the model
+   * is told the reason). The call runs (or is refused) at once, or when the run under way ends.
+   */
+  async approve(toolCallId: string, decision: ApprovalDecision): Promise<void> {
+    parseInput({ approvals: { [toolCallId]: decision } });
+    await this.#opening;
+    const call = this.#state.pending.find((c) => c.id === toolCallId);
+    if (!call) {
+      const waiting = this.#state.pending.map((c) => `'${c.id}'`);
+      throw new TypeError(
+        `No call waits for approval under ${describeValue(toolCallId)}: ${waiting.length > 0 ? `waiting are ${waiting.join(', ')}` : 'none is waiting'}`,
+      );
+    }
+    this.#state.decided([toolCallId]);
+    this.#decisions.set(toolCallId, { call, decision });
+    this.#again = undefined;
+    return this.#sendDecisions();
+  }
+
+  /** Show a saved thread (a run under way is stopped first); an unknown id is an empty thread by that id. */
+  async openThread(threadId: string): Promise<void> {
+    checkThreadId(threadId);
+    const epoch = this.#leave();
+    const before = this.#opening;
+    const opening = (async () => {
+      await before;
+      const saved = await this.#agent.thread(threadId);
+      if (epoch !== this.#epoch) return;
+      this.#state.load(threadId, saved ? { messages: saved.messages, pending: saved.pendingApprovals } : EMPTY);
+    })();
+    this.#opening = opening.catch(() => {});
+    try {
+      await opening;
+    } catch (error) {
+      if (epoch === this.#epoch) this.#fail(error, () => this.openThread(threadId));
+    }
+  }
+
+  /** Start a new, empty thread (a run under way is stopped first). */
+  newThread(): Promise<void> {
+    this.#leave();
+    this.#state.load(newThreadId(), EMPTY);
+    return this.#opening;
+  }
+
+  /** Forget a saved thread; the open one is replaced by a new thread. */
+  async deleteThread(threadId: string): Promise<void> {
+    checkThreadId(threadId);
+    if (threadId === this.#state.threadId) await this.newThread();
+    try {
+      await this.#agent.deleteThread(threadId);
+    } catch (error) {
+      this.#fail(error, () => this.deleteThread(threadId));
+      return;
+    }
+    this.#titles.delete(threadId);
+    await this.refreshThreads();
+  }
+
+  /** Read the list of saved threads again (the chat does after each run and each delete). */
+  async refreshThreads(): Promise<void> {
+    try {
+      await this.#listThreads();
+    } catch (error) {
+      this.#fail(error, () => this.refreshThreads());
+    }
+  }
+
+  #changed(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    this.#schedule(() => {
+      this.#scheduled = false;
+      const snapshot = this.#state.snapshot();
+      if (snapshot === this.#notified) return;
+      this.#notified = snapshot;
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener();
+        } catch (error) {
+          // A listener's bug is reported, and the others still hear.
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    });
+  }
+
+  #idle(action: string): void {
+    if (this.#run) throw new ChatBusyError({ threadId: this.#state.threadId, action });
+  }
+
+  #fail(error: unknown, again: Again): void {
+    this.#state.setStatus('error', error instanceof Error ? error : new Error(String(error)));
+    this.#again = again;
+  }
+
+  /** Leave the thread shown: its run is stopped, and what comes next waits for it to wind down. */
+  #leave(): number {
+    const epoch = ++this.#epoch;
+    const run = this.#run;
+    this.stop();
+    this.#decisions.clear();
+    this.#again = undefined;
+    if (run) this.#opening = run.done;
+    return epoch;
+  }
+
+  #start(input: AgentInput, carriesOn: boolean): Promise<void> {
+    const controller = new AbortController();
+    this.#state.begin(carriesOn);
+    const run: Run = { controller, done: Promise.resolve() };
+    run.done = this.#drive(input, run);
+    this.#run = run;
+    return run.done;
+  }
+
+  async #drive(input: AgentInput, run: Run): Promise<void> {
+    const epoch = this.#epoch;
+    const threadId = this.#state.threadId;
+    const signal = run.controller.signal;
+    let saved = false;
+    let ended: 'finished' | 'stopped' | 'failed' | undefined;
+    // Let #start record the run before its first event is applied.
+    await undefined;
+    try {
+      for await (const event of this.#agent.stream(input, { threadId, signal })) {
+        if (epoch !== this.#epoch) break;
+        if (event.type === 'step-finish') saved = true;
+        if (event.type === 'finish') ended = event.stopReason === 'aborted' ? 'stopped' : 'finished';
+        if (event.type === 'error') {
+          // An abort that surfaced as an error is a stop.
+          ended = signal.aborted ? 'stopped' : 'failed';
+          if (ended === 'stopped') this.#state.setStatus(this.#state.pending.length > 0 ? 'awaiting-approval' : 'idle');
+          else this.#state.apply(event);
+          continue;
+        }
+        this.#state.apply(event);
+      }
+      if (!ended && epoch === this.#epoch) {
+        ended = 'failed';
+        this.#state.setStatus('error', new Error('The agent stopped without finishing'));
+      }
+    } catch (error) {
+      ended = 'failed';
+      if (epoch === this.#epoch)
+        this.#state.setStatus('error', error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      if (this.#run === run) this.#run = undefined;
+    }
+    if (epoch !== this.#epoch) return;
+    // Calls decided on while this run went on are not waiting any more, whatever it ended with.
+    if (ended === 'finished') this.#state.decided([...this.#decisions.keys()]);
+    else {
+      this.#again = () => this.#carryOn(input, saved, threadId);
+      // Decisions queued behind this run were never sent: their calls wait again.
+      this.#state.undecided([...this.#decisions.values()].map((d) => d.call));
+      this.#decisions.clear();
+    }
+    // The list of threads shows this one as saved (a failure to read it leaves the list as it was).
+    await this.#listThreads().catch(() => {});
+  }
+
+  /** Retry a run: from its last saved step, or its input again when nothing of it was saved. */
+  async #carryOn(input: AgentInput, saved: boolean, threadId: string): Promise<void> {
+    this.#state.rollback();
+    let next: AgentInput = saved ? [] : input;
+    if (typeof input === 'object' && 'approvals' in input) {
+      let thread: Awaited<ReturnType<ChatAgent['thread']>>;
+      try {
+        thread = await this.#agent.thread(threadId);
+      } catch (error) {
+        this.#fail(error, () => this.#carryOn(input, saved, threadId));
+        return;
+      }
+      const waiting = Object.entries(input.approvals).filter(([id]) =>
+        thread?.pendingApprovals.some((c) => c.id === id),
+      );
+      next = waiting.length > 0 ? { approvals: Object.fromEntries(waiting) } : [];
+    }
+    this.#idle('retry');
+    return this.#start(next, true);
+  }
+
+  async #sendDecisions(): Promise<void> {
+    while (this.#run) await this.#run.done;
+    if (this.#decisions.size === 0) return;
+    const approvals = Object.fromEntries([...this.#decisions].map(([id, d]) => [id, d.decision]));
+    this.#decisions.clear();
+    return this.#start({ approvals }, true);
+  }
+
+  async #listThreads(): Promise<void> {
+    const list = await this.#agent.threads();
+    const threads: ChatThread[] = await Promise.all(
+      list.map(async ({ threadId, updatedAt }) => ({ threadId, updatedAt, title: await this.#title(threadId) })),
+    );
+    const known = this.#state.threads;
+    const same =
+      known.length === threads.length &&
+      threads.every((t, i) => {
+        const k = known[i];
+        return k?.threadId === t.threadId && k.updatedAt === t.updatedAt && k.title === t.title;
+      });
+    if (!same) this.#state.setThreads(threads);
+  }
+
+  async #title(threadId: string): Promise<string> {
+    let title = this.#titles.get(threadId);
+    if (title === undefined) {
+      const first = (await this.#agent.thread(threadId))?.messages.find((m) => m.role === 'user')?.content ?? '';
+      const line = first.trim().split('\n')[0] ?? '';
+      title = line.length > 100 ? `${line.slice(0, 99)}…` : line;
+      this.#titles.set(threadId, title);
+    }
+    return title;
+  }
+}
+
+const EMPTY = { messages: [], pending: [] };
+
+function checkThreadId(threadId: unknown): void {
+  if (typeof threadId !== 'string' || threadId === '')
+    throw new TypeError(`Expected a thread id, got ${describeValue(threadId)}`);
+}
+
+/**
+ * The default schedule: the next animation frame on a page, or 100 ms later when no frame comes
+ * first (a hidden tab draws none; a loaded machine can hold them back for seconds); the next
+ * macrotask where there are no frames (Node).
+ */
+function nextFrame(notify: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') {
+    setTimeout(notify, 0);
+    return;
+  }
+  let frame = 0;
+  const timer = setTimeout(() => {
+    cancelAnimationFrame(frame);
+    notify();
+  }, 100);
+  frame = requestAnimationFrame(() => {
+    clearTimeout(timer);
+    notify();
+  });
+}

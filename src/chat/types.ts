@@ -1,0 +1,124 @@
+import type { Agent } from '../agent/agent';
+import type { AgentEvent, AgentInput, AgentStopReason, AgentStreamOptions } from '../agent/types';
+import type { ToolCall } from '../messages/types';
+
+/** What a chat needs of an agent (an `Agent` has it all; the demo hands over one that can be swapped). */
+export type ChatAgent = Pick<Agent, 'thread' | 'threads' | 'deleteThread'> & {
+  stream(input: AgentInput, options?: AgentStreamOptions): AsyncIterable<AgentEvent>;
+};
+
+export interface ChatOptions {
+  agent: ChatAgent;
+  /** The conversation to open (a saved one is loaded). Default: a new thread. */
+  threadId?: string | undefined;
+  /**
+   * When subscribers hear of changes: `schedule(notify)` must call `notify` once, soon. Default:
+   * the next animation frame on a page (a stream of deltas costs one render per frame; 100 ms at
+   * most when no frame comes), else the next macrotask. `getSnapshot()` is always current,
+   * whatever the schedule.
+   */
+  schedule?: (notify: () => void) => void;
+}
+
+/**
+ * - `idle`: nothing runs;
+ * - `streaming`: a run is under way (`stop()` ends it);
+ * - `awaiting-approval`: calls wait for `approve()`;
+ * - `error`: the last operation failed (`error` says why; `retry()` tries it again).
+ */
+export type ChatStatus = 'idle' | 'streaming' | 'awaiting-approval' | 'error';
+
+/** What the chat shows, as one immutable object: a new one only when something changed. */
+export interface ChatSnapshot {
+  threadId: string;
+  messages: readonly UIMessage[];
+  status: ChatStatus;
+  error: Error | undefined;
+  /** Calls waiting for a person's decision (`approve(toolCallId, …)`). */
+  pendingApprovals: readonly ToolCall[];
+  /** The saved threads, the most recently written first. */
+  threads: readonly ChatThread[];
+}
+
+/** A saved thread, as a list of conversations shows it. */
+export interface ChatThread {
+  threadId: string;
+  /** The first line of its first user message (at most 100 characters; `''` when it has none). */
+  title: string;
+  /** When it was last saved (ms since the epoch). */
+  updatedAt: number;
+}
+
+/**
+ * One message as a UI draws it. A user message holds its text; an assistant message holds all a
+ * turn produced (every step up to the next user message), in order.
+ */
+export interface UIMessage {
+  /** Stable while the chat shows it (a key for a list). */
+  readonly id: string;
+  readonly role: 'user' | 'assistant';
+  readonly parts: readonly UIPart[];
+  /** Why the last run that wrote this answer ended (`'aborted'` after `stop()`, …). */
+  readonly stopReason?: AgentStopReason;
+}
+
+export type UIPart = UITextPart | UIReasoningPart | UIOutputPart | UIToolPart;
+
+export interface UITextPart {
+  readonly type: 'text';
+  readonly text: string;
+}
+
+export interface UIReasoningPart {
+  readonly type: 'reasoning';
+  readonly text: string;
+}
+
+/** A structured output: the object so far while it streams (`partial: true`), then the checked one. */
+export interface UIOutputPart {
+  readonly type: 'output';
+  readonly value: unknown;
+  readonly partial: boolean;
+}
+
+/**
+ * - `input-streaming`: the model is writing the arguments (`partialInput` so far);
+ * - `input-available`: they are complete (`input`): the call is about to run (or was approved);
+ * - `awaiting-approval`: it waits for `approve()`;
+ * - `running`: it runs (`progress` holds what it streamed);
+ * - `output`: it finished (`output`, the text the model reads);
+ * - `error`: it failed, or could not run (`error`, the text the model reads);
+ * - `denied`: a person or the agent's policy refused it (`error` says why).
+ */
+export type UIToolState =
+  | 'input-streaming'
+  | 'input-available'
+  | 'awaiting-approval'
+  | 'running'
+  | 'output'
+  | 'error'
+  | 'denied';
+
+export interface UIToolPart {
+  readonly type: 'tool';
+  readonly toolCallId: string;
+  readonly name: string;
+  readonly state: UIToolState;
+  /** The complete arguments (from `input-available` on). */
+  readonly input?: Record<string, unknown>;
+  /** The arguments so far, best effort, while the model writes them. */
+  readonly partialInput?: Record<string, unknown>;
+  /** What the tool streamed while it ran (`{ progress }` objects, log lines…), in order. */
+  readonly progress: readonly unknown[];
+  readonly output?: string;
+  /** The structured result beside `output` (a code script's: its value, console and calls). */
+  readonly artifact?: unknown;
+  readonly error?: string;
+  /** Set when the call was run a second time on a fresh worker (`progress` starts again). */
+  readonly rerun?: string;
+  /** When it started and ended (ms since the epoch), as far as this chat saw it. */
+  readonly startedAt?: number;
+  readonly endedAt?: number;
+  /** Calls it made (a code script calling tools), in the order they started. */
+  readonly children?: readonly UIToolPart[];
+}

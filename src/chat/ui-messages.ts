@@ -1,0 +1,95 @@
+/**
+ * A saved thread as UI messages: what a chat shows when it opens a conversation (after a reload,
+ * say). The same shape the live events build, as far as a checkpoint remembers it.
+ */
+import { isPlainObject } from '../json/json-value';
+import type { AIMessage, Message, ToolCall, ToolMessage } from '../messages/types';
+import type { UIMessage, UIPart, UIToolPart } from './types';
+
+/**
+ * One user message per user message; one assistant message per turn (its steps and their tool
+ * results, up to the next user message). Calls in `pending` wait for approval; a call with no
+ * result that is not pending was cut off (the page closed while it ran) and shows as
+ * `input-available`. A checkpoint keeps the text the model read, not the error's class: a call
+ * that was denied shows as `error`.
+ */
+export function toUIMessages(
+  messages: readonly Message[],
+  pending: readonly ToolCall[],
+  newId: () => string,
+): UIMessage[] {
+  const waiting = new Set(pending.map((c) => c.id));
+  const out: UIMessage[] = [];
+  let answer: { id: string; role: 'assistant'; parts: UIPart[] } | undefined;
+  for (const message of messages) {
+    if (message.role === 'user') {
+      out.push({ id: newId(), role: 'user', parts: [{ type: 'text', text: message.content }] });
+      answer = undefined;
+    } else if (message.role === 'assistant') {
+      if (!answer) {
+        answer = { id: newId(), role: 'assistant', parts: [] };
+        out.push(answer);
+      }
+      answer.parts.push(...partsOf(message, waiting));
+    } else if (message.role === 'tool' && answer) {
+      const at = answer.parts.findIndex((p) => p.type === 'tool' && p.toolCallId === message.toolCallId);
+      const part = answer.parts[at] as UIToolPart | undefined;
+      if (part) answer.parts[at] = { ...part, ...resultOf(message) };
+    }
+  }
+  return out;
+}
+
+function partsOf(message: AIMessage, waiting: ReadonlySet<string>): UIPart[] {
+  const parts: UIPart[] = [];
+  if (message.reasoning) parts.push({ type: 'reasoning', text: message.reasoning });
+  if (message.content) parts.push({ type: 'text', text: message.content });
+  for (const call of message.toolCalls)
+    parts.push({
+      type: 'tool',
+      toolCallId: call.id,
+      name: call.name,
+      state: waiting.has(call.id) ? 'awaiting-approval' : 'input-available',
+      input: call.args,
+      progress: [],
+    });
+  // Arguments the model broke: their error result follows, as for any call.
+  for (const bad of message.invalidToolCalls)
+    parts.push({ type: 'tool', toolCallId: bad.id, name: bad.name ?? '', state: 'input-available', progress: [] });
+  return parts;
+}
+
+/** A result's fields of a tool part; a code script's artifact gives back its console and its calls. */
+export function resultOf(message: ToolMessage): Partial<UIToolPart> {
+  const ok = message.status !== 'error';
+  const result: { -readonly [K in keyof UIToolPart]?: UIToolPart[K] } = ok
+    ? { state: 'output', output: message.content }
+    : { state: 'error', error: message.content };
+  if (message.artifact === undefined) return result;
+  result.artifact = message.artifact;
+  const script = scriptOf(message.artifact);
+  if (script) {
+    result.progress = script.logs;
+    result.children = script.calls;
+  }
+  return result;
+}
+
+/** What `codeTool` keeps of a script's run: its console lines and the calls it made. */
+function scriptOf(artifact: unknown): { logs: unknown[]; calls: UIToolPart[] } | undefined {
+  if (!isPlainObject(artifact) || !Array.isArray(artifact.logs) || !Array.isArray(artifact.calls)) return undefined;
+  const calls: UIToolPart[] = [];
+  for (const call of artifact.calls as unknown[]) {
+    if (!isPlainObject(call) || typeof call.toolCallId !== 'string' || typeof call.name !== 'string') continue;
+    const content = typeof call.content === 'string' ? call.content : '';
+    calls.push({
+      type: 'tool',
+      toolCallId: call.toolCallId,
+      name: call.name,
+      ...(call.ok === true ? { state: 'output', output: content } : { state: 'error', error: content }),
+      ...(isPlainObject(call.args) ? { input: call.args } : {}),
+      progress: [],
+    });
+  }
+  return { logs: artifact.logs, calls };
+}
