@@ -22,6 +22,7 @@ export type {
   ThreadSnapshot,
 } from './agent/index';
 export {
+  type Chat,
   type ChatAgent,
   type ChatOptions,
   type ChatSnapshot,
