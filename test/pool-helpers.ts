@@ -8,14 +8,31 @@ export function testPool(options: Partial<WorkerPoolOptions> = {}) {
   return createWorkerPool({ worker: toolsWorker, size: 2, timeoutMs: 5_000, ...options });
 }
 
+const READY = 'watch-ready:';
+
 /**
  * What test tools report on a BroadcastChannel as they run (by default the pool's test tools: the
  * id of each call that really ran, `stopped:<id>` when a call saw its abort), as it arrives.
  */
-export function watchRuns(channelName = 'moat-test-runs') {
+export async function watchRuns(channelName = 'moat-test-runs') {
   const channel = new BroadcastChannel(channelName);
   const runs: string[] = [];
-  channel.onmessage = (event) => runs.push(event.data as string);
+  // A new channel hears only what is posted once the browser has joined it: a worker's report
+  // posted in that moment was lost (seen under load). It has joined once it hears a marker that
+  // another channel of this page posts after it (the page's channels reach the browser in order).
+  const marker = `${READY}${crypto.randomUUID()}`;
+  const joined = new Promise<void>((resolve) => {
+    channel.onmessage = (event) => {
+      const data = event.data as string;
+      if (data === marker) resolve();
+      // Other watchers' markers (test files running beside this one) are not reports.
+      else if (!(typeof data === 'string' && data.startsWith(READY))) runs.push(data);
+    };
+  });
+  const poster = new BroadcastChannel(channelName);
+  poster.postMessage(marker);
+  await joined;
+  poster.close();
   return {
     runs,
     /** Resolves once every report named has arrived; fails, saying what did, after `timeoutMs`. */

@@ -239,7 +239,7 @@ describe.each(Object.keys(clients))('agent over %s', (name) => {
         { text: 'Outcome: {{results}}' },
       ],
     });
-    const runs = watchRuns('moat-agent-runs');
+    const runs = await watchRuns('moat-agent-runs');
     const checkpointer = openIndexedDBCheckpointer(db);
     const events = await collect(agent(id, { checkpointer }).stream('delete my groceries note', { threadId: 'x' }));
     const request = events.find((e) => e.type === 'approval-request');

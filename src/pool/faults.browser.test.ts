@@ -92,7 +92,7 @@ describe('faults', () => {
   it('re-sends calls a stopped worker never started, and fails only those it had started', async () => {
     pool = testPool({ size: 1 });
     await pool.warm();
-    const watch = watchRuns();
+    const watch = await watchRuns();
     const spin = call('spin', { ms: -1 });
     const echo = call('echo', { text: 'queued behind the loop' });
     const stuck = pool.call(spin, { timeoutMs: 200 });
@@ -144,7 +144,7 @@ describe('faults', () => {
   it('aborts a call: rejects with the signal reason, the tool sees its signal', async () => {
     pool = testPool({ size: 1 });
     await pool.warm();
-    const watch = watchRuns();
+    const watch = await watchRuns();
     const controller = new AbortController();
     const slow = call('slow', { ms: 10_000 });
     const pending = pool.call(slow, { signal: controller.signal });
@@ -165,7 +165,7 @@ describe('faults', () => {
   it('stops the worker of a tool that ignores its abort signal past the grace period', async () => {
     pool = testPool({ size: 1, abortGraceMs: 100 });
     await pool.warm();
-    const watch = watchRuns();
+    const watch = await watchRuns();
     const controller = new AbortController();
     const stubborn = call('ignore_abort');
     const pending = pool.call(stubborn, { signal: controller.signal });
@@ -270,7 +270,7 @@ describe('faults', () => {
 
   it('settles 1,000 calls through a pool of 2 with random faults: right result or right error, none lost or duplicated', async () => {
     pool = testPool({ size: 2, timeoutMs: 5_000 });
-    const watch = watchRuns();
+    const watch = await watchRuns();
     let seed = 7;
     const random = () => {
       seed = (seed * 16_807) % 2_147_483_647;
@@ -372,7 +372,7 @@ describe('queue, close and start failures', () => {
 
   it('close rejects queued and running calls and refuses new ones', async () => {
     pool = testPool({ size: 1, concurrency: 1 });
-    const watch = watchRuns();
+    const watch = await watchRuns();
     const slow = call('slow', { ms: 5_000 });
     const running = pool.call(slow);
     const queued = pool.call(call('add', { a: 1, b: 1 }));
@@ -545,7 +545,7 @@ describe('describing the tools', () => {
     // loaded machine); the call then outlasts it.
     pool = testPool({ size: 1, startTimeoutMs: 1_500 });
     await pool.warm();
-    const watch = watchRuns();
+    const watch = await watchRuns();
     const spin = call('spin', { ms: 2_500 });
     const long = pool.call(spin);
     await watch.arrived([spin.id]); // the worker is busy with it
@@ -559,7 +559,7 @@ describe('describing the tools', () => {
   it('asks the replacement when the worker asked is stopped by a call of its own', async () => {
     pool = testPool({ size: 1, timeoutMs: 300 });
     await pool.warm();
-    const watch = watchRuns();
+    const watch = await watchRuns();
     const spin = call('spin', { ms: -1 });
     const stuck = pool.call(spin);
     await watch.arrived([spin.id]); // the worker is stuck in it

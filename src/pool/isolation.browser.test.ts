@@ -48,7 +48,7 @@ describe(`fault isolation (cross-origin isolated: ${crossOriginIsolated})`, () =
     pool = make({ worker: idempotent });
     await pool.warm();
     const reruns: string[] = [];
-    const storm = watchStorm();
+    const storm = await watchStorm();
     const sleep = call('sleep', { ms: 300 });
     const slept = pool.call(sleep, { onRerun: ({ toolCallId }) => reruns.push(toolCallId) });
     await storm.arrived([`start:${sleep.id}`]); // started, and waiting
@@ -62,7 +62,7 @@ describe(`fault isolation (cross-origin isolated: ${crossOriginIsolated})`, () =
   it('a started call of a tool that is not idempotent fails, naming the call that caused it', async () => {
     pool = make({ worker: plain });
     await pool.warm();
-    const storm = watchStorm();
+    const storm = await watchStorm();
     const sleep = call('sleep', { ms: 300 });
     const slept = pool.call(sleep);
     await storm.arrived([`start:${sleep.id}`]); // started, and waiting
@@ -79,7 +79,7 @@ describe(`fault isolation (cross-origin isolated: ${crossOriginIsolated})`, () =
   it('a second kill of the same call is final', async () => {
     pool = make({ worker: idempotent, quarantineMs: 0 }); // no quarantine: the second spin lands beside it
     await pool.warm();
-    const storm = watchStorm();
+    const storm = await watchStorm();
     const reruns: string[] = [];
     const sleep = call('sleep', { ms: 1000 });
     const slept = pool.call(sleep, { onRerun: ({ toolCallId }) => reruns.push(toolCallId) });
@@ -110,7 +110,7 @@ describe(`fault isolation (cross-origin isolated: ${crossOriginIsolated})`, () =
     pool = make({ worker: idempotent });
     const invoker = await ToolInvoker.create({ pool });
     const events: ToolEvent[] = [];
-    const storm = watchStorm();
+    const storm = await watchStorm();
     const sleep = call('sleep', { ms: 300 });
     const turn = invoker.run(aiMessage({ toolCalls: [sleep] }), {
       onEvent: (e) => events.push(e),

@@ -109,7 +109,7 @@ describe('tool runtime through the pool', () => {
 
   it('aborting a call not yet sent takes it back: it never runs', async () => {
     pool = testPool({ size: 1 });
-    const watch = watchRuns();
+    const watch = await watchRuns();
     const controller = new AbortController();
     const pending = pool.call({ id: 'never', name: 'echo', args: { text: 'x' } }, { signal: controller.signal });
     controller.abort(new Error('changed my mind'));
@@ -134,7 +134,7 @@ describe('tool runtime through the pool', () => {
       quarantined: 0,
     });
     await pool.warm();
-    const watch = watchRuns();
+    const watch = await watchRuns();
     const slowCall = call('slow', { ms: 100 });
     const slow = pool.call(slowCall);
     await watch.arrived([slowCall.id]); // running in a worker

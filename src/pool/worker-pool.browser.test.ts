@@ -69,7 +69,7 @@ describe('worker pool basics', () => {
 
   it('records that each call ran once', async () => {
     pool = testPool();
-    const watch = watchRuns();
+    const watch = await watchRuns();
     await Promise.all([
       pool.call({ id: 'r1', name: 'echo', args: { text: 'a' } }),
       pool.call({ id: 'r2', name: 'echo', args: { text: 'b' } }),
