@@ -214,6 +214,9 @@ export class Agent<S extends OutputSchema | undefined = undefined> {
     emit: (event: AgentEvent) => void,
   ): Promise<void> {
     const parsed = parseInput(input);
+    // Before the thread is held: zod/mini's JSON Schema converter may have to be loaded.
+    const schema = options.output ?? this.#output;
+    const output = schema === undefined ? undefined : await resolveOutput(schema);
     const { threadId } = options;
     if (threadId === undefined) {
       // A new thread: its lock is asked for now, before anyone can know its id (its first save),
@@ -222,7 +225,7 @@ export class Agent<S extends OutputSchema | undefined = undefined> {
       const fresh = newThreadId();
       const taking = lockThread(fresh, { ifBusy: 'fail', local: this.#local });
       try {
-        await this.#driveHeld(parsed, Thread.fresh(fresh), options, signal, emit);
+        await this.#driveHeld(parsed, Thread.fresh(fresh), options, output, signal, emit);
       } finally {
         taking.then((release) => release()).catch(() => {});
       }
@@ -237,7 +240,7 @@ export class Agent<S extends OutputSchema | undefined = undefined> {
       release = () => {};
     }
     try {
-      await this.#driveHeld(parsed, await Thread.load(this.#checkpointer, threadId), options, signal, emit);
+      await this.#driveHeld(parsed, await Thread.load(this.#checkpointer, threadId), options, output, signal, emit);
     } finally {
       release();
     }
@@ -247,12 +250,11 @@ export class Agent<S extends OutputSchema | undefined = undefined> {
     parsed: ParsedInput,
     thread: Thread,
     options: AgentStreamOptions,
+    output: ResolvedOutput | undefined,
     signal: AbortSignal,
     emit: (event: AgentEvent) => void,
   ): Promise<void> {
     const threadId = thread.id;
-    const schema = options.output ?? this.#output;
-    const output = schema === undefined ? undefined : await resolveOutput(schema);
     if (options.state) thread.state = { ...thread.state, ...options.state };
     const usage: Usage = {};
     const progress = { steps: 0, text: '' };
