@@ -2,6 +2,7 @@
 import { describeValue } from '../src/errors/moat-error';
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
+import { onceUntilFailure } from '../src/pool/once-until-failure';
 import {
   CALL_STRIDE,
   type CallBatch,
@@ -105,20 +106,6 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
   });
 }
 
-/** Start `load` when first asked and keep its promise; after a failure, the next ask starts it again. */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let current: Promise<T> | undefined;
-  return () => {
-    if (current) return current;
-    const started = load();
-    current = started;
-    started.catch(() => {
-      if (current === started) current = undefined;
-    });
-    return started;
-  };
-}
-
 class ToolServer {
   readonly #post: (message: WorkerToPage) => void;
   readonly #tools: Map<string, ToolDefinition>;
@@ -131,7 +118,7 @@ class ToolServer {
   /** Where the page serves the store, for a worker with no IndexedDB of its own (framed). */
   readonly #storePort: MessagePort | undefined;
   /** The worker's store and the code to scope it, loaded when a tool first asks. */
-  readonly #store = once(async () => {
+  readonly #store = onceUntilFailure(async () => {
     const code = await import('./store-code');
     const store = this.#storePort
       ? code.storeOverPort(this.#storePort)

@@ -11,6 +11,7 @@
 import { describeValue } from '../errors/moat-error';
 import { loadModuleGraph, type ModuleGraph } from '../frame/module-graph';
 import { type FrameWorker, SandboxedFrame } from '../frame/sandboxed-frame';
+import { onceUntilFailure } from './once-until-failure';
 import { PageStoreHost } from './page-store-host';
 import type { WorkerHost } from './worker-host';
 
@@ -52,21 +53,11 @@ export function sealedFrameCsp(networkDenied: boolean): string {
  */
 export function framedWorkers(url: string | URL): WorkerHost {
   const scriptUrl = absoluteUrl(url);
-  let graph: Promise<ModuleGraph> | undefined;
-  const load = () => {
-    if (!graph) {
-      // The scanner (acorn's tokenizer) loads only for a page that seals its tools.
-      const loading = import('../frame/scan-imports').then(({ scanImports }) =>
-        loadModuleGraph(scriptUrl, scanImports),
-      );
-      graph = loading;
-      // A failure is said to the workers that wait; the next worker tries again.
-      loading.catch(() => {
-        if (graph === loading) graph = undefined;
-      });
-    }
-    return graph;
-  };
+  // The scanner (acorn's tokenizer) loads only for a page that seals its tools. A failure is said
+  // to the workers that wait; the next worker tries again.
+  const load = onceUntilFailure(() =>
+    import('../frame/scan-imports').then(({ scanImports }) => loadModuleGraph(scriptUrl, scanImports)),
+  );
   return {
     kind: 'framed',
     factory: (networkDenied) => {

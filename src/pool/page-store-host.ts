@@ -12,6 +12,7 @@ import { scopeStore } from '../store/scoped-store';
 import { serveStoreOn } from '../store/store-port';
 import type { Store } from '../store/types';
 import { UpdateTurns } from '../store/update-turns';
+import { onceUntilFailure } from './once-until-failure';
 
 export class PageStoreHost {
   readonly #name: string;
@@ -19,7 +20,12 @@ export class PageStoreHost {
   /** Shared by every worker's port: updates of one item from different workers take turns. */
   readonly #turns = new UpdateTurns();
   #limits: () => Promise<readonly string[][] | undefined> = async () => undefined;
-  #scoped: Promise<Store> | undefined;
+  /** The store as the workers may see it; asked again after a failure (describe may fail once). */
+  readonly #served = onceUntilFailure(() =>
+    Promise.all([this.#open(), this.#limits()]).then(([store, allowed]) =>
+      allowed ? scopeStore(store, allowed) : store,
+    ),
+  );
 
   constructor(name: string) {
     this.#name = name;
@@ -42,20 +48,6 @@ export class PageStoreHost {
       (store) => store.close(),
       () => {},
     );
-  }
-
-  /** The store as the workers may see it; asked again after a failure (describe may fail once). */
-  #served(): Promise<Store> {
-    if (!this.#scoped) {
-      const scoped = Promise.all([this.#open(), this.#limits()]).then(([store, allowed]) =>
-        allowed ? scopeStore(store, allowed) : store,
-      );
-      this.#scoped = scoped;
-      scoped.catch(() => {
-        if (this.#scoped === scoped) this.#scoped = undefined;
-      });
-    }
-    return this.#scoped;
   }
 
   #open(): Promise<Store> {
