@@ -26,25 +26,44 @@ describe('the TypeScript blocks of the docs', () => {
     ]);
   });
 
-  // One compilation (a program over the sources takes seconds): the docs' blocks, and a wrong one.
-  const wrongFile = join(root, 'docs', 'example.md');
+  // One compilation (a program over the sources takes seconds): the docs' blocks, and wrong ones.
   const wrong = extractBlocks(
-    wrongFile,
+    join(root, 'docs', 'example.md'),
     ['```ts', "import { createAgent } from 'moat';", 'const agent = createAgent({ model: 42 });', '```'].join('\n'),
   );
+  // React's types are there too: a chat's snapshot and subscribe swapped, and a decision that is none.
+  const misuse = extractBlocks(
+    join(root, 'docs', 'misuse.md'),
+    [
+      '```tsx',
+      "import { useSyncExternalStore } from 'react';",
+      "import type { Chat } from 'moat';",
+      'export const swapped = (chat: Chat) => useSyncExternalStore(chat.getSnapshot, chat.subscribe);',
+      "export const undecided = (chat: Chat) => chat.approve('call', 'yes');",
+      '```',
+    ].join('\n'),
+  );
+  const isWrong = (p: string) => p.startsWith(join('docs', 'example.md')) || p.startsWith(join('docs', 'misuse.md'));
   let problems: string[] = [];
   beforeAll(() => {
-    problems = checkBlocks(root, [...docBlocks(root), ...wrong]).map((p) => `${p.file}:${p.line} ${p.message}`);
-  }, 120_000);
+    problems = checkBlocks(root, [...docBlocks(root), ...wrong, ...misuse]).map(
+      (p) => `${p.file}:${p.line} ${p.message}`,
+    );
+  }, 180_000);
 
   it('report a wrong block at its line in the Markdown file', () => {
     expect(problems.filter((p) => p.startsWith(join('docs', 'example.md')))).toEqual([
       expect.stringMatching(/^docs\/example\.md:3 /),
     ]);
+    expect(problems.filter((p) => p.startsWith(join('docs', 'misuse.md'))).map((p) => p.split(' ')[0])).toEqual([
+      'docs/misuse.md:4',
+      'docs/misuse.md:5',
+    ]);
   });
 
   it('all type-check against this checkout', () => {
-    expect(docBlocks(root).length).toBeGreaterThan(0);
-    expect(problems.filter((p) => !p.startsWith(join('docs', 'example.md')))).toEqual([]);
+    const blocks = docBlocks(root);
+    expect(blocks.map((b) => b.file)).toContain(join(root, 'docs', 'examples', 'react-chat.tsx'));
+    expect(problems.filter((p) => !isWrong(p))).toEqual([]);
   });
 });

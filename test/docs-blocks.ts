@@ -1,6 +1,7 @@
 /**
  * The TypeScript in the docs, checked as users would write it: every ```ts and ```tsx block of
- * README.md and docs/*.md becomes a module of its own, compiled with the project's options, where
+ * README.md and docs/*.md, and every example file under docs/ (`.ts`, `.tsx`), becomes a module
+ * of its own, compiled with the project's options, where
  * `moat` and `moat/worker` are this checkout's sources.
  *
  * A block that continues an earlier one (it uses an `agent` made above, say) says what it takes
@@ -63,14 +64,14 @@ export function extractBlocks(file: string, markdown: string): DocBlock[] {
   return blocks;
 }
 
-/** README.md and every Markdown file under docs/. */
+/** README.md, and every Markdown file and example file under docs/. */
 export function docFiles(root: string): string[] {
   const files = [join(root, 'README.md')];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.md')) files.push(path);
+      else if (/\.(md|tsx?)$/.test(entry.name)) files.push(path);
     }
   };
   walk(join(root, 'docs'));
@@ -132,5 +133,10 @@ export function checkBlocks(root: string, blocks: readonly DocBlock[]): BlockPro
 
 /** Every block of the docs under `root`. */
 export function docBlocks(root: string): DocBlock[] {
-  return docFiles(root).flatMap((file) => extractBlocks(file, readFileSync(file, 'utf8')));
+  return docFiles(root).flatMap((file) => {
+    const text = readFileSync(file, 'utf8');
+    if (file.endsWith('.md')) return extractBlocks(file, text);
+    // An example file is one block, from its first line.
+    return [{ file, line: 0, lang: file.endsWith('.tsx') ? 'tsx' : 'ts', context: '', code: text }];
+  });
 }
