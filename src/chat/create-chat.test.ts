@@ -1,5 +1,5 @@
 // createChat over a real agent in Node: a scripted model and inline tools.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { defineTool } from '../../worker/define-tool';
 import { createAgent } from '../agent/agent';
@@ -408,7 +408,13 @@ describe('stop and retry', () => {
 });
 
 describe('threads', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it('lists saved threads by their first message; opens, starts and deletes them', async () => {
+    // Recency is as fine as the clock: two threads saved in one millisecond tie. A clock that
+    // moves on each reading keeps this test from depending on the machine's speed.
+    let clock = Date.now();
+    vi.spyOn(Date, 'now').mockImplementation(() => clock++);
     const agent = agentWith();
     const chat = createChat({ agent, schedule: everyChange });
     await chat.send('First thread\nwith two lines');
