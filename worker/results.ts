@@ -5,10 +5,10 @@ const COMMAND = Symbol.for('moat.command');
 const ARTIFACT = Symbol.for('moat.artifact');
 
 /** A result that also updates the caller's state (LangGraph's `Command`). */
-export interface Command {
+export interface Command<Result = unknown> {
   readonly [COMMAND]: true;
   update: Record<string, unknown>;
-  result?: unknown;
+  result?: Result;
 }
 
 /**
@@ -16,7 +16,10 @@ export interface Command {
  *
  * @example return command({ update: { cart: [...items, item] }, result: 'Added.' })
  */
-export function command(init: { update: Record<string, unknown>; result?: unknown }): Command {
+export function command<Result = undefined>(init: {
+  update: Record<string, unknown>;
+  result?: Result;
+}): Command<Result> {
   return { [COMMAND]: true, update: init.update, ...('result' in init ? { result: init.result } : {}) };
 }
 

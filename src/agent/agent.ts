@@ -15,6 +15,8 @@ import {
   resolveOutput,
 } from '../output/output-schema';
 import { PartialOutput, readOutput } from '../output/read-output';
+import type { ToolSet } from '../pool/typed-tools';
+import type { WorkerPool } from '../pool/worker-pool';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Checkpointer } from '../store/checkpointer';
 import type { ThreadSummary } from '../store/thread-summary';
@@ -45,9 +47,9 @@ import type {
  * const { text } = await agent.run('And 2 + 2?', { threadId });
  * const { output } = await agent.run('Who wrote the first program?', { output: z.object({ name: z.string() }) });
  */
-export function createAgent<S extends OutputSchema | undefined = undefined>(
-  options: AgentOptions & { output?: S },
-): Agent<S> {
+export function createAgent<S extends OutputSchema | undefined = undefined, Tools extends ToolSet = ToolSet>(
+  options: AgentOptions<Tools> & { output?: S },
+): Agent<S, Tools> {
   return new Agent(options);
 }
 
@@ -56,8 +58,11 @@ type RunResult<S> = S extends OutputSchema ? AgentOutputResult<OutputOf<S>> : Ag
 /** The structured output's type in the events: `unknown` without one. */
 type EventOutput<S> = S extends OutputSchema ? OutputOf<S> : unknown;
 
-/** `S`: the agent's default structured output (`output` in its options), if any. */
-export class Agent<S extends OutputSchema | undefined = undefined> {
+/**
+ * `S`: the agent's default structured output (`output` in its options), if any. `Tools`: its
+ * pool's tools, when the pool is typed (`tool-finished` events narrow by tool name).
+ */
+export class Agent<S extends OutputSchema | undefined = undefined, Tools extends ToolSet = ToolSet> {
   readonly #model: ChatModel;
   readonly #invoker: ToolInvoker | undefined;
   readonly #system: string | undefined;
@@ -71,7 +76,7 @@ export class Agent<S extends OutputSchema | undefined = undefined> {
   readonly #output: OutputSchema | undefined;
   #specs: Promise<Map<string, ToolSpec>> | undefined;
 
-  constructor(options: AgentOptions) {
+  constructor(options: AgentOptions<Tools>) {
     if (typeof options !== 'object' || options === null)
       throw new TypeError(`createAgent takes an options object, got ${describeValue(options)}`);
     const { model, pool, invoker, system, approve, eagerTools, checkpointer } = options;
@@ -103,7 +108,9 @@ export class Agent<S extends OutputSchema | undefined = undefined> {
     );
     checkSettings(this.#settings);
     this.#model = model;
-    this.#invoker = invoker ?? (pool ? new ToolInvoker({ pool }) : undefined);
+    // Inside, the tools' types are not needed: only the events the caller reads carry them.
+    this.#invoker =
+      (invoker as ToolInvoker | undefined) ?? (pool ? new ToolInvoker({ pool: pool as WorkerPool }) : undefined);
     this.#system = system;
     this.#maxSteps = checkCount('maxSteps', options.maxSteps ?? 10, { min: 1 });
     this.#checkpointer = checkpointer ?? threadMemory();
@@ -129,8 +136,8 @@ export class Agent<S extends OutputSchema | undefined = undefined> {
   stream<O extends OutputSchema>(
     input: AgentInput,
     options: AgentStreamOptions & { output: O },
-  ): AsyncIterable<AgentEvent<OutputOf<O>>>;
-  stream(input: AgentInput, options?: AgentStreamOptions): AsyncIterable<AgentEvent<EventOutput<S>>>;
+  ): AsyncIterable<AgentEvent<OutputOf<O>, Tools>>;
+  stream(input: AgentInput, options?: AgentStreamOptions): AsyncIterable<AgentEvent<EventOutput<S>, Tools>>;
   stream(input: AgentInput, options: AgentStreamOptions = {}): AsyncIterable<AgentEvent> {
     return eventStream<AgentEvent>('The consumer stopped reading the agent', async (controller, emit) => {
       let unfollow = () => {};

@@ -3,6 +3,7 @@ import type { ToolEvent } from '../invoker/types';
 import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messages/types';
 import type { ChatModel, ModelSettings } from '../models/types';
 import type { OutputSchema } from '../output/output-schema';
+import type { ToolSet } from '../pool/typed-tools';
 import type { WorkerPool } from '../pool/worker-pool';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Checkpointer } from '../store/checkpointer';
@@ -40,12 +41,13 @@ export interface ApprovalContext {
   context: unknown;
 }
 
-export interface AgentOptions extends ModelSettings {
+/** `Tools`: the pool's tools when it is typed (`createWorkerPool<typeof tools>`): events follow them. */
+export interface AgentOptions<Tools extends ToolSet = ToolSet> extends ModelSettings {
   model: ChatModel;
   /** The tools, run in workers (the agent makes a `ToolInvoker` over it). */
-  pool?: WorkerPool;
+  pool?: WorkerPool<Tools>;
   /** Or an invoker of your own (inline tools, interceptors, error policy). */
-  invoker?: ToolInvoker;
+  invoker?: ToolInvoker<Tools>;
   /** The system prompt, sent with every model request (not stored in the thread). */
   system?: string;
   /** Model calls per run, at most. Default 10. */
@@ -151,7 +153,7 @@ export interface ThreadSnapshot {
  * Everything a run does, in order. Tool events are the invoker's (`tool-started` … `tool-error`).
  * `O` is the structured output's type, when the run asks for one.
  */
-export type AgentEvent<O = unknown> =
+export type AgentEvent<O = unknown, Tools extends ToolSet = ToolSet> =
   | { type: 'text-delta'; delta: string }
   /**
    * Structured output: the answer's object so far, best effort (strings and numbers as far as
@@ -165,7 +167,7 @@ export type AgentEvent<O = unknown> =
   | { type: 'tool-input-delta'; toolCallId: string; delta: string; partialArgs: Record<string, unknown> }
   /** The call's arguments are complete (it starts now unless it waits for approval). */
   | { type: 'tool-call'; toolCall: ToolCall }
-  | ToolEventWithoutDone
+  | ToolEventWithoutDone<Tools>
   /** One model call and its tools are done, and saved. */
   | {
       type: 'step-finish';
@@ -184,4 +186,4 @@ export type AgentEvent<O = unknown> =
    */
   | { type: 'error'; error: Error };
 
-export type ToolEventWithoutDone = Exclude<ToolEvent, { type: 'done' }>;
+export type ToolEventWithoutDone<Tools extends ToolSet = ToolSet> = Exclude<ToolEvent<Tools>, { type: 'done' }>;

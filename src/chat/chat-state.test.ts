@@ -106,6 +106,8 @@ describe('a tool call, as a part', () => {
       {
         type: 'tool-finished',
         toolCallId: 'c1',
+        name: 'add',
+        output: '3',
         message: toolMessage({ toolCallId: 'c1', name: 'add', content: '3', artifact: { sum: 3 } }),
       },
     );
@@ -137,6 +139,8 @@ describe('a tool call, as a part', () => {
       {
         type: 'tool-finished',
         toolCallId: 'n1',
+        name: 'add',
+        output: 3,
         message: toolMessage({ toolCallId: 'n1', name: 'add', content: '3' }),
         parentToolCallId: 'code',
       },
@@ -361,6 +365,8 @@ describe('toUIMessages (a saved thread)', () => {
       {
         type: 'tool-finished',
         toolCallId: 'del',
+        name: 'delete_note',
+        output: 'Deleted k',
         message: toolMessage({ toolCallId: 'del', name: 'delete_note', content: 'Deleted k' }),
       },
       { type: 'text-delta', delta: 'Done.' },

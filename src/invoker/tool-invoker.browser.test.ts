@@ -94,6 +94,14 @@ describe('the seed scenarios through the worker pool', () => {
     expect((events[4] as { message: { content: string } }).message.content).toBe('counted to 3');
   });
 
+  it("tool-finished carries each tool's value from the worker: JSON read back, text as it is", async () => {
+    const outputs: Record<string, unknown> = {};
+    const calls = [call('multiply', { a: 3, b: 12 }), call('get_weather', { city: 'Paris' }), call('report')];
+    for await (const e of new ToolInvoker({ pool }).stream(calls))
+      if (e.type === 'tool-finished') outputs[e.name] = e.output;
+    expect(outputs).toEqual({ multiply: 36, get_weather: 'It is sunny in Paris.', report: '2 rows' });
+  });
+
   it('an admin-only delete blocked by an interceptor', async () => {
     const adminsOnly: Interceptor = (request, next) =>
       request.toolCall.name === 'delete_user' && (request.context as { role?: string })?.role !== 'admin'

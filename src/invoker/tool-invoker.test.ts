@@ -389,6 +389,37 @@ describe('events', () => {
     expect(deltas).toEqual([{ tick: 1 }, { tick: 2 }, { tick: 3 }]);
   });
 
+  it("tool-finished carries what each tool gave back: its value read back, a command's result, an artifact's text", async () => {
+    const calls = [
+      call('multiply', { a: 3, b: 12 }),
+      call('get_weather', { city: 'Paris' }),
+      call('set_theme', { theme: 'dark' }),
+      call('report'),
+      call('delete_user', { userId: 'u7' }),
+    ];
+    const blockDelete: Interceptor = (request, next) =>
+      request.toolCall.name === 'delete_user' ? { content: 'Not now.', status: 'error' } : next(request);
+    const outputs = async (options: Partial<ConstructorParameters<typeof ToolInvoker>[0]>) => {
+      const found: Record<string, unknown> = {};
+      for await (const e of invoker({ interceptors: [blockDelete], ...options }).stream(calls))
+        if (e.type === 'tool-finished') found[e.name] = e.output;
+      return found;
+    };
+    expect(await outputs({})).toEqual({
+      multiply: 36,
+      get_weather: 'It is sunny in Paris.',
+      set_theme: 'Theme dark',
+      report: '2 rows',
+      // An outcome an interceptor made up is text.
+      delete_user: 'Not now.',
+    });
+    // With resultFormat 'json' the model reads JSON; the output is still the value.
+    expect(await outputs({ resultFormat: 'json' })).toMatchObject({
+      multiply: 36,
+      get_weather: 'It is sunny in Paris.',
+    });
+  });
+
   it('onEvent sees the same events as stream', async () => {
     const seen: string[] = [];
     const streamed: string[] = [];

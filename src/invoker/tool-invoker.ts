@@ -6,6 +6,7 @@ import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import { isPlainObject } from '../json/json-value';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
 import type { ResultFormat } from '../pool/protocol';
+import type { ToolSet } from '../pool/typed-tools';
 import type { CallOptions, WorkerPool } from '../pool/worker-pool';
 import { type ToolSpec, validateToolSpec } from '../providers/tool-spec';
 import type { Store } from '../store/types';
@@ -59,7 +60,7 @@ export interface ToolInvokerJSON {
  * const { messages, state } = await invoker.run(aiMessage, { state, context });
  * for await (const event of invoker.stream(aiMessage)) render(event);
  */
-export class ToolInvoker {
+export class ToolInvoker<Tools extends ToolSet = ToolSet> {
   readonly #pool: WorkerPool | undefined;
   readonly #inline = new Map<string, ToolDefinition | PageTool>();
   readonly #onError: OnError;
@@ -82,7 +83,7 @@ export class ToolInvoker {
   /** Describing and running inline tools (zod): loaded with the specs, only when there are inline tools. */
   #inlineRuntime: InlineRuntime | undefined;
 
-  constructor(options: ToolInvokerOptions = {}) {
+  constructor(options: ToolInvokerOptions<Tools> = {}) {
     if (typeof options !== 'object' || options === null)
       throw new TypeError(`Expected ToolInvoker options to be an object, got ${describeValue(options)}`);
     for (const list of ['inlineTools', 'interceptors'] as const) {
@@ -92,7 +93,7 @@ export class ToolInvoker {
     if (options.pool === undefined && (options.inlineTools?.length ?? 0) === 0) {
       throw new TypeError('A ToolInvoker needs a pool, inline tools, or both');
     }
-    this.#pool = options.pool;
+    this.#pool = options.pool as WorkerPool | undefined;
     for (const tool of options.inlineTools ?? []) {
       if (!isToolDefinition(tool) && !isPageTool(tool))
         throw new TypeError(`Expected inline tools made by defineTool() or codeTool(), got ${describeValue(tool)}`);
@@ -216,8 +217,8 @@ export class ToolInvoker {
    * The same turn as a stream of events; the last one is `done`. Stopping early (`break`) cancels
    * the calls still running.
    */
-  stream(input: InvokerInput, options: RunOptions = {}): AsyncIterable<ToolEvent> {
-    return eventStream<ToolEvent>('The consumer stopped reading the tool events', async (controller, push) => {
+  stream(input: InvokerInput, options: RunOptions = {}): AsyncIterable<ToolEvent<Tools>> {
+    return eventStream<ToolEvent<Tools>>('The consumer stopped reading the tool events', async (controller, push) => {
       checkRunOptions(options);
       const unfollow = followSignal(options.signal, controller);
       try {
@@ -226,7 +227,8 @@ export class ToolInvoker {
           signal: controller.signal,
           onEvent: (event) => {
             options.onEvent?.(event);
-            push(event);
+            // The pool's tools are `Tools`: its events are theirs (the type is all that changes).
+            push(event as ToolEvent<Tools>);
           },
         });
       } finally {

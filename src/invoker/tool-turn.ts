@@ -227,7 +227,10 @@ export class ToolTurn {
     const message = toMessage(call, outcome);
     this.#messages[i] = message;
     if (outcome.update) this.#updates[i] = { toolCallId: call.id, update: outcome.update };
-    if (this.#listening) this.#emit({ type: 'tool-finished', toolCallId: call.id, message });
+    if (this.#listening) {
+      const output = outcome.kind === 'json' ? JSON.parse(outcome.content) : outcome.content;
+      this.#emit({ type: 'tool-finished', toolCallId: call.id, name: call.name, output, message });
+    }
   }
 
   #failed(i: number, call: ToolCall, caught: unknown): void {

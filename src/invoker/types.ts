@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../../worker/define-tool';
 import type { AIMessage, InvalidToolCall, Message, ToolCall, ToolMessage } from '../messages/types';
 import type { ResultFormat } from '../pool/protocol';
+import type { ToolName, ToolOutput, ToolSet } from '../pool/typed-tools';
 import type { WorkerPool } from '../pool/worker-pool';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Store } from '../store/types';
@@ -11,6 +12,11 @@ export interface ToolOutcome {
   content: string;
   /** Default `'success'`. */
   status?: 'success' | 'error';
+  /**
+   * `'json'` when `content` is the JSON of what the tool returned (a tool's own outcome says;
+   * one an interceptor makes up is text).
+   */
+  kind?: 'text' | 'json';
   artifact?: unknown;
   /** State updates (`command({ update })`). */
   update?: Record<string, unknown>;
@@ -83,8 +89,26 @@ export interface Nested {
   parentToolCallId?: string;
 }
 
-/** What happens while a turn runs. Per call: started → deltas → finished | error, once. */
-export type ToolEvent =
+/**
+ * A call finished: `message` is what the model reads, `output` what the tool gave back (as
+ * `resultValue` reads a pool's result). With typed tools (`createWorkerPool<typeof tools>`),
+ * checking `name` narrows `output` to that tool's result type.
+ */
+export type ToolFinished<Tools extends ToolSet = ToolSet> = {
+  [N in ToolName<Tools>]: {
+    type: 'tool-finished';
+    toolCallId: string;
+    name: N;
+    output: ToolOutput<Tools, N>;
+    message: ToolMessage;
+  } & Nested;
+}[ToolName<Tools>];
+
+/**
+ * What happens while a turn runs. Per call: started → deltas → finished | error, once.
+ * `Tools`: the pool's tools, when it is typed (`tool-finished` outputs follow them).
+ */
+export type ToolEvent<Tools extends ToolSet = ToolSet> =
   | ({ type: 'tool-started'; toolCallId: string; name: string; args: Record<string, unknown> } & Nested)
   | ({ type: 'tool-output-delta'; toolCallId: string; delta: unknown } & Nested)
   /**
@@ -92,7 +116,7 @@ export type ToolEvent =
    * again on a fresh worker (its deltas may come again). Once per call at most.
    */
   | ({ type: 'tool-rerun'; toolCallId: string; reason: string } & Nested)
-  | ({ type: 'tool-finished'; toolCallId: string; message: ToolMessage } & Nested)
+  | ToolFinished<Tools>
   /** `message` is the error ToolMessage the model will see; absent when the error is thrown. */
   | ({ type: 'tool-error'; toolCallId: string; error: Error; message?: ToolMessage } & Nested)
   | { type: 'done'; messages: ToolMessage[]; state: Record<string, unknown> };
@@ -105,8 +129,9 @@ export interface TurnInput {
   state?: Record<string, unknown>;
 }
 
-export interface ToolInvokerOptions {
-  pool?: WorkerPool;
+export interface ToolInvokerOptions<Tools extends ToolSet = ToolSet> {
+  /** The workers' tools (a typed pool, `createWorkerPool<typeof tools>`, types the events). */
+  pool?: WorkerPool<Tools>;
   /** Tools that run on the page (they need the DOM): same `defineTool`, not isolated. */
   inlineTools?: readonly (ToolDefinition | PageTool)[];
   onError?: OnError;

@@ -1,7 +1,9 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import * as z from 'zod/mini';
 import { defineTool } from '../../worker/define-tool';
+import { command, withArtifact } from '../../worker/results';
 import { createAgent } from '../agent/agent';
+import { createChat } from '../chat/create-chat';
 import { ToolInvoker } from '../invoker/tool-invoker';
 import { scriptedModel } from '../models/scripted-model';
 import { resultValue, type ToolResult } from './tool-result';
@@ -31,18 +33,43 @@ const tools = [
       return n;
     },
   }),
+  defineTool({
+    name: 'add_to_cart',
+    description: 'Add an item; the cart is state.',
+    input: z.object({ item: z.string() }),
+    run: ({ item }) => command({ update: { cart: [item] }, result: { added: item } }),
+  }),
+  defineTool({
+    name: 'search',
+    description: 'Rows for the app, a summary for the model.',
+    input: z.object({ q: z.string() }),
+    run: ({ q }) => withArtifact(`2 rows for ${q}`, [{ id: 1 }, { id: 2 }]),
+  }),
+  defineTool({
+    name: 'forget',
+    description: 'Returns nothing.',
+    input: z.object({}),
+    run: () => {},
+  }),
 ] as const;
 type Tools = typeof tools;
 
 describe('typed tools', () => {
   it('defineTool keeps the name, the arguments and the result', () => {
-    expectTypeOf<ToolName<Tools>>().toEqualTypeOf<'multiply' | 'greet' | 'count'>();
+    expectTypeOf<ToolName<Tools>>().toEqualTypeOf<
+      'multiply' | 'greet' | 'count' | 'add_to_cart' | 'search' | 'forget'
+    >();
     expectTypeOf<ToolArgs<Tools, 'multiply'>>().toEqualTypeOf<{ a: number; b: number }>();
     expectTypeOf<ToolArgs<Tools, 'greet'>>().toEqualTypeOf<{ who: string; loud?: boolean | undefined }>();
     expectTypeOf<ToolOutput<Tools, 'multiply'>>().toEqualTypeOf<number>();
     expectTypeOf<ToolOutput<Tools, 'greet'>>().toEqualTypeOf<{ text: string }>();
     // A stream of progress: the result is what the generator returns.
     expectTypeOf<ToolOutput<Tools, 'count'>>().toEqualTypeOf<number>();
+    // A command's result, and a withArtifact's text (the artifact rides beside it).
+    expectTypeOf<ToolOutput<Tools, 'add_to_cart'>>().toEqualTypeOf<{ added: string }>();
+    expectTypeOf<ToolOutput<Tools, 'search'>>().toEqualTypeOf<string>();
+    // Nothing: an empty text (null under resultFormat 'json').
+    expectTypeOf<ToolOutput<Tools, 'forget'>>().toEqualTypeOf<'' | null>();
   });
 
   it('a pool typed by its tools checks each call and types its result', () => {
@@ -77,5 +104,42 @@ describe('typed tools', () => {
       createAgent({ model: scriptedModel(() => ({ text: 'hi' })), pool });
     };
     expectTypeOf(wire).toBeFunction();
+  });
+
+  it("an agent or invoker over a typed pool narrows each tool-finished output by the tool's name", () => {
+    const read = async (pool: WorkerPool<Tools>) => {
+      for await (const event of createAgent({ model: scriptedModel(() => ({ text: 'hi' })), pool }).stream('hi')) {
+        if (event.type !== 'tool-finished') continue;
+        expectTypeOf(event.name).toEqualTypeOf<ToolName<Tools>>();
+        if (event.name === 'multiply') expectTypeOf(event.output).toEqualTypeOf<number>();
+        if (event.name === 'greet') expectTypeOf(event.output).toEqualTypeOf<{ text: string }>();
+        if (event.name === 'add_to_cart') expectTypeOf(event.output).toEqualTypeOf<{ added: string }>();
+        // @ts-expect-error: multiply's output is a number
+        if (event.name === 'multiply') event.output.text;
+      }
+      for await (const event of new ToolInvoker({ pool }).stream([])) {
+        if (event.type === 'tool-finished' && event.name === 'greet')
+          expectTypeOf(event.output).toEqualTypeOf<{ text: string }>();
+      }
+      // Inline tools type the events when named.
+      for await (const event of new ToolInvoker<Tools>({ inlineTools: tools }).stream([])) {
+        if (event.type === 'tool-finished' && event.name === 'multiply')
+          expectTypeOf(event.output).toEqualTypeOf<number>();
+      }
+    };
+    expectTypeOf(read).toBeFunction();
+  });
+
+  it('an untyped pool gives unknown outputs; a typed agent still drives a chat', () => {
+    const read = async (pool: WorkerPool, typed: WorkerPool<Tools>) => {
+      for await (const event of createAgent({ model: scriptedModel(() => ({ text: 'hi' })), pool }).stream('hi')) {
+        if (event.type === 'tool-finished') {
+          expectTypeOf(event.name).toEqualTypeOf<string>();
+          expectTypeOf(event.output).toEqualTypeOf<unknown>();
+        }
+      }
+      createChat({ agent: createAgent({ model: scriptedModel(() => ({ text: 'hi' })), pool: typed }) });
+    };
+    expectTypeOf(read).toBeFunction();
   });
 });

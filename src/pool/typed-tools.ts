@@ -12,6 +12,7 @@
  *     resultValue(r); // number
  */
 import type { ToolDefinition } from '../../worker/define-tool';
+import type { Command, WithArtifact } from '../../worker/results';
 
 /** The tools of a worker module, as `typeof tools` (any list of `defineTool` results). */
 // biome-ignore lint/suspicious/noExplicitAny: any tool's arguments and result
@@ -29,12 +30,28 @@ export type ToolArgs<T extends ToolSet, N extends string> = string extends N
     ? A
     : never;
 
-/** What tool `N` returns (`unknown` for an untyped pool). */
+/**
+ * What tool `N`'s call gives back, as `resultValue` reads it (`unknown` for an untyped pool):
+ * what `run` returned, read back from its JSON; the result of a `command`; the text of a
+ * `withArtifact` (its artifact rides beside it); `''` (or `null` with `resultFormat: 'json'`)
+ * for nothing.
+ */
 export type ToolOutput<T extends ToolSet, N extends string> = string extends N
   ? unknown
   : Definition<T, N> extends ToolDefinition<string, unknown, infer R>
-    ? R
+    ? Returned<R>
     : never;
+
+/** A returned value as it comes back (only plain JSON data passes the worker's check). */
+type Returned<R> =
+  R extends Command<infer Inner>
+    ? Returned<Inner>
+    : R extends WithArtifact | { content: string; artifact: unknown }
+      ? string
+      : // biome-ignore lint/suspicious/noConfusingVoidType: a run that returns nothing is typed void
+        R extends undefined | void
+        ? '' | null
+        : R;
 
 /** A call of one of the set's tools, its arguments checked against that tool's. */
 export type TypedToolCall<T extends ToolSet, N extends ToolName<T> = ToolName<T>> = {
