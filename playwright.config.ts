@@ -22,6 +22,9 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
+  // The demo's offline model streams at reading pace (a 400-character answer takes 2–5 s on a
+  // loaded two-core machine): an assertion on a whole answer needs more than the default 5 s.
+  expect: { timeout: 15_000 },
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : [['list']],
   use: { baseURL: `http://127.0.0.1:${port}${DEMO_BASE}`, headless: true, trace: 'retain-on-failure' },
   // `npm test` runs dev, chromium and isolated. `npm run test:stress` runs the frame-gap test

@@ -9,66 +9,69 @@ const violations = async (page: Page) =>
     (v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
   );
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  for (const [width, height, label] of [
-    [1280, 800, 'desktop'],
-    [390, 844, 'phone'],
-  ] as const) {
-    test(`${label}, ${colorScheme}: no axe violations in the main states, no overflow; screenshots`, async ({
-      page,
-      expectConsoleErrors: _,
-    }, testInfo) => {
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize({ width, height });
-      await page.goto('./');
-      const shot = (state: string) =>
-        page.screenshot({ path: testInfo.outputPath(`${label}-${colorScheme}-${state}.png`) });
-      await expect(page.getByRole('heading', { name: /Tools run in Web Workers/ })).toBeVisible();
+// Pairwise: each layout and each colour scheme once. Contrast depends on the scheme, not the
+// layout; overflow and the phone's sliding sidebar on the layout, not the scheme.
+for (const [width, height, label, colorScheme] of [
+  [1280, 800, 'desktop', 'light'],
+  [390, 844, 'phone', 'dark'],
+] as const) {
+  test(`${label}, ${colorScheme}: no axe violations in the main states, no overflow; screenshots`, async ({
+    page,
+    expectConsoleErrors: _,
+  }, testInfo) => {
+    // Five axe scans and four answers that stream at reading pace: more than the default 30 s
+    // on a loaded two-core machine.
+    test.slow();
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize({ width, height });
+    await page.goto('./');
+    const shot = (state: string) =>
+      page.screenshot({ path: testInfo.outputPath(`${label}-${colorScheme}-${state}.png`) });
+    await expect(page.getByRole('heading', { name: /Tools run in Web Workers/ })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
+    await shot('empty');
+
+    // Cards, results, a Markdown answer.
+    await ask(page, 'What is 3 * 12? Also, what is 11 + 49?');
+    await expect(lastAnswer(page)).toContainText('11 + 49 = 60');
+    await idle(page);
+    await ask(page, 'Show me some markdown');
+    await expect(lastAnswer(page).locator('table')).toBeVisible();
+    await idle(page);
+    expect(await violations(page)).toEqual([]);
+    await shot('answers');
+
+    // A call waiting for approval, and a failed one.
+    await ask(page, 'Fetch https://example.com/');
+    await expect(cards(page, 'fetch_url')).toHaveAttribute('data-status', 'error');
+    await idle(page);
+    await ask(page, 'Delete the note groceries');
+    await expect(cards(page, 'delete_note').getByRole('button', { name: 'Approve' })).toBeVisible();
+    await idle(page);
+    expect(await violations(page)).toEqual([]);
+    await shot('approval');
+
+    // Nothing wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    // The settings dialog.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('dialog', { name: 'Model' }).getByLabel('Talk to').selectOption('openai');
+    expect(await violations(page)).toEqual([]);
+    await shot('settings');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    if (label === 'phone') {
+      // The conversations slide over the chat from a menu button.
+      const menu = page.getByRole('button', { name: 'Conversations' });
+      await expect(page.getByRole('button', { name: 'New chat' })).toBeHidden();
+      await menu.click();
+      await expect(menu).toHaveAttribute('aria-expanded', 'true');
+      await expect(page.getByRole('button', { name: 'New chat' })).toBeVisible();
       expect(await violations(page)).toEqual([]);
-      await shot('empty');
-
-      // Cards, results, a Markdown answer.
-      await ask(page, 'What is 3 * 12? Also, what is 11 + 49?');
-      await expect(lastAnswer(page)).toContainText('11 + 49 = 60');
-      await idle(page);
-      await ask(page, 'Show me some markdown');
-      await expect(lastAnswer(page).locator('table')).toBeVisible();
-      await idle(page);
-      expect(await violations(page)).toEqual([]);
-      await shot('answers');
-
-      // A call waiting for approval, and a failed one.
-      await ask(page, 'Fetch https://example.com/');
-      await expect(cards(page, 'fetch_url')).toHaveAttribute('data-status', 'error');
-      await idle(page);
-      await ask(page, 'Delete the note groceries');
-      await expect(cards(page, 'delete_note').getByRole('button', { name: 'Approve' })).toBeVisible();
-      await idle(page);
-      expect(await violations(page)).toEqual([]);
-      await shot('approval');
-
-      // Nothing wider than the screen.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-
-      // The settings dialog.
-      await page.getByRole('button', { name: 'Settings' }).click();
-      await page.getByRole('dialog', { name: 'Model' }).getByLabel('Talk to').selectOption('openai');
-      expect(await violations(page)).toEqual([]);
-      await shot('settings');
-      await page.getByRole('button', { name: 'Cancel' }).click();
-
-      if (label === 'phone') {
-        // The conversations slide over the chat from a menu button.
-        const menu = page.getByRole('button', { name: 'Conversations' });
-        await expect(page.getByRole('button', { name: 'New chat' })).toBeHidden();
-        await menu.click();
-        await expect(menu).toHaveAttribute('aria-expanded', 'true');
-        await expect(page.getByRole('button', { name: 'New chat' })).toBeVisible();
-        expect(await violations(page)).toEqual([]);
-        await shot('sidebar');
-      }
-    });
-  }
+      await shot('sidebar');
+    }
+  });
 }
 
 test('keyboard only: type, send, approve, reach the settings', async ({ page, expectConsoleErrors: _ }) => {
