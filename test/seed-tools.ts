@@ -2,7 +2,7 @@
 // (test/workers/seed-tools.worker.ts) by the invoker's tests.
 import * as z from 'zod/mini';
 import { defineTool } from '../worker/define-tool';
-import { command, withArtifact } from '../worker/results';
+import { withArtifact, withUpdate } from '../worker/results';
 import { add, multiply } from './shared-tools';
 import { sleep } from './sleep';
 
@@ -65,13 +65,13 @@ export const seedTools = [
     name: 'add_to_cart',
     description: 'Add an item to the cart.',
     input: z.object({ item: z.string() }),
-    run: ({ item }) => command({ update: { cart: [item] }, result: `Added ${item}` }),
+    run: ({ item }) => withUpdate(`Added ${item}`, { cart: [item] }),
   }),
   defineTool({
     name: 'set_theme',
     description: 'Set the theme.',
     input: z.object({ theme: z.string() }),
-    run: ({ theme }) => command({ update: { theme }, result: `Theme ${theme}` }),
+    run: ({ theme }) => withUpdate(`Theme ${theme}`, { theme }),
   }),
   defineTool({
     name: 'delete_user',

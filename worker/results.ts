@@ -1,26 +1,24 @@
 import { findNonJSON } from '../src/json/json-value';
 import type { CallResult, ResultFormat } from '../src/pool/protocol';
 
-const COMMAND = Symbol.for('moat.command');
+const UPDATE = Symbol.for('moat.update');
 const ARTIFACT = Symbol.for('moat.artifact');
 
 /** A result that also updates the caller's state (LangGraph's `Command`). */
-export interface Command<Result = unknown> {
-  readonly [COMMAND]: true;
+export interface WithUpdate<Result = unknown> {
+  readonly [UPDATE]: true;
+  result: Result;
   update: Record<string, unknown>;
-  result?: Result;
 }
 
 /**
- * Return this from a tool to update the caller's state as well as answer the model.
+ * Return this from a tool to answer the model with `result` and update the caller's state (the
+ * agent's `state`, merged by its `reducers`) with `update`.
  *
- * @example return command({ update: { cart: [...items, item] }, result: 'Added.' })
+ * @example return withUpdate('Added.', { cart: [item] })
  */
-export function command<Result = undefined>(init: {
-  update: Record<string, unknown>;
-  result?: Result;
-}): Command<Result> {
-  return { [COMMAND]: true, update: init.update, ...('result' in init ? { result: init.result } : {}) };
+export function withUpdate<Result>(result: Result, update: Record<string, unknown>): WithUpdate<Result> {
+  return { [UPDATE]: true, result, update };
 }
 
 /** A text for the model with structured data kept beside it for the app. */
@@ -40,8 +38,8 @@ export function withArtifact(content: string, artifact: unknown): WithArtifact {
   return { [ARTIFACT]: true, content, artifact };
 }
 
-function isCommand(value: unknown): value is Command {
-  return typeof value === 'object' && value !== null && (value as Command)[COMMAND] === true;
+function isWithUpdate(value: unknown): value is WithUpdate {
+  return typeof value === 'object' && value !== null && (value as WithUpdate)[UPDATE] === true;
 }
 
 function isWithArtifact(value: unknown): value is { content: string; artifact: unknown } {
@@ -65,7 +63,7 @@ export type Converted = { ok: true; result: CallResult } | { ok: false; reason: 
  * JSON cannot hold (a function, a cycle, a class instance, a bigint) is refused, with its path.
  */
 export function convertResult(value: unknown, format: ResultFormat = 'string'): Converted {
-  if (isCommand(value)) {
+  if (isWithUpdate(value)) {
     const problem = findNonJSON(value.update);
     if (problem)
       return { ok: false, reason: `the state update at ${path(['update', ...problem.path])} is ${problem.reason}` };

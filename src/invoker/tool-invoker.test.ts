@@ -389,7 +389,7 @@ describe('events', () => {
     expect(deltas).toEqual([{ tick: 1 }, { tick: 2 }, { tick: 3 }]);
   });
 
-  it("tool-finished carries what each tool gave back: its value read back, a command's result, an artifact's text", async () => {
+  it("tool-finished carries what each tool gave back: its value read back, a withUpdate's result, an artifact's text", async () => {
     const calls = [
       call('multiply', { a: 3, b: 12 }),
       call('get_weather', { city: 'Paris' }),

@@ -18,7 +18,7 @@ export interface ToolOutcome {
    */
   kind?: 'text' | 'json';
   artifact?: unknown;
-  /** State updates (`command({ update })`). */
+  /** State updates (`withUpdate(result, update)`). */
   update?: Record<string, unknown>;
 }
 

@@ -123,7 +123,7 @@ export interface CallResult {
   kind: 'text' | 'json';
   /** Structured data kept beside the text (`{ content, artifact }` results). */
   artifact?: unknown;
-  /** State updates (`command({ update })` results). */
+  /** State updates (`withUpdate(result, update)`). */
   update?: Record<string, unknown>;
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { defineTool } from '../../worker/define-tool';
-import { command, convertResult, withArtifact } from '../../worker/results';
+import { convertResult, withArtifact, withUpdate } from '../../worker/results';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
@@ -90,7 +90,7 @@ describe('convertResult (in the worker)', () => {
     expect(convertResult([undefined])).toEqual({ ok: false, reason: 'result.0 is undefined' });
   });
 
-  it('reads artifacts and commands', () => {
+  it('reads artifacts and state updates', () => {
     expect(convertResult(withArtifact('2 rows', [1, 2]))).toEqual({
       ok: true,
       result: { content: '2 rows', kind: 'text', artifact: [1, 2] },
@@ -103,11 +103,11 @@ describe('convertResult (in the worker)', () => {
       ok: true,
       result: { kind: 'json' },
     });
-    expect(convertResult(command({ update: { n: 1 }, result: { ok: true } }))).toEqual({
+    expect(convertResult(withUpdate({ ok: true }, { n: 1 }))).toEqual({
       ok: true,
       result: { content: '{"ok":true}', kind: 'json', update: { n: 1 } },
     });
-    expect(convertResult(command({ update: { f: () => 1 } }))).toEqual({
+    expect(convertResult(withUpdate(undefined, { f: () => 1 }))).toEqual({
       ok: false,
       reason: 'the state update at result.update.f is a function',
     });

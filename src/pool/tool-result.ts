@@ -11,7 +11,7 @@ export interface ToolResult<Name extends string = string, Output = unknown> {
   kind: 'text' | 'json';
   /** Structured data kept beside the text. */
   artifact?: unknown;
-  /** State updates the tool asked for (`command({ update })`). */
+  /** State updates the tool asked for (`withUpdate(result, update)`). */
   update?: Record<string, unknown>;
   /** Types only, never set: what the tool returned, before it became `content`. */
   readonly '~output'?: Output;

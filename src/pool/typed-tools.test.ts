@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import * as z from 'zod/mini';
 import { defineTool } from '../../worker/define-tool';
-import { command, withArtifact } from '../../worker/results';
+import { withArtifact, withUpdate } from '../../worker/results';
 import { createAgent } from '../agent/agent';
 import { createChat } from '../chat/create-chat';
 import { ToolInvoker } from '../invoker/tool-invoker';
@@ -37,7 +37,7 @@ const tools = [
     name: 'add_to_cart',
     description: 'Add an item; the cart is state.',
     input: z.object({ item: z.string() }),
-    run: ({ item }) => command({ update: { cart: [item] }, result: { added: item } }),
+    run: ({ item }) => withUpdate({ added: item }, { cart: [item] }),
   }),
   defineTool({
     name: 'search',
@@ -65,7 +65,7 @@ describe('typed tools', () => {
     expectTypeOf<ToolOutput<Tools, 'greet'>>().toEqualTypeOf<{ text: string }>();
     // A stream of progress: the result is what the generator returns.
     expectTypeOf<ToolOutput<Tools, 'count'>>().toEqualTypeOf<number>();
-    // A command's result, and a withArtifact's text (the artifact rides beside it).
+    // A withUpdate's result, and a withArtifact's text (the artifact rides beside it).
     expectTypeOf<ToolOutput<Tools, 'add_to_cart'>>().toEqualTypeOf<{ added: string }>();
     expectTypeOf<ToolOutput<Tools, 'search'>>().toEqualTypeOf<string>();
     // Nothing: an empty text (null under resultFormat 'json').

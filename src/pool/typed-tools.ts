@@ -12,7 +12,7 @@
  *     resultValue(r); // number
  */
 import type { ToolDefinition } from '../../worker/define-tool';
-import type { Command, WithArtifact } from '../../worker/results';
+import type { WithArtifact, WithUpdate } from '../../worker/results';
 
 /** The tools of a worker module, as `typeof tools` (any list of `defineTool` results). */
 // biome-ignore lint/suspicious/noExplicitAny: any tool's arguments and result
@@ -32,7 +32,7 @@ export type ToolArgs<T extends ToolSet, N extends string> = string extends N
 
 /**
  * What tool `N`'s call gives back, as `resultValue` reads it (`unknown` for an untyped pool):
- * what `run` returned, read back from its JSON; the result of a `command`; the text of a
+ * what `run` returned, read back from its JSON; the result of a `withUpdate`; the text of a
  * `withArtifact` (its artifact rides beside it); `''` (or `null` with `resultFormat: 'json'`)
  * for nothing.
  */
@@ -44,7 +44,7 @@ export type ToolOutput<T extends ToolSet, N extends string> = string extends N
 
 /** A returned value as it comes back (only plain JSON data passes the worker's check). */
 type Returned<R> =
-  R extends Command<infer Inner>
+  R extends WithUpdate<infer Inner>
     ? Returned<Inner>
     : R extends WithArtifact | { content: string; artifact: unknown }
       ? string

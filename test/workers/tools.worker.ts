@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // The tools the pool's browser tests run: well-behaved ones and every kind of misbehaviour.
-import { command, defineTool, serveTools, withArtifact } from 'moat/worker';
+import { defineTool, serveTools, withArtifact, withUpdate } from 'moat/worker';
 import * as z from 'zod';
 import { OUT_TEXT } from '../../src/pool/protocol';
 import { oneMegabyteObject } from '../records';
@@ -193,9 +193,9 @@ serveTools([
   }),
   defineTool({
     name: 'remember_fact',
-    description: 'Return a command that updates state.',
+    description: 'Answer and update the caller state.',
     input: z.object({ fact: z.string() }),
-    run: ({ fact }) => command({ update: { facts: [fact] }, result: `Remembered ${fact}` }),
+    run: ({ fact }) => withUpdate(`Remembered ${fact}`, { facts: [fact] }),
   }),
   defineTool({
     name: 'artifact',
