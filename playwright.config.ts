@@ -20,6 +20,9 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/playwright',
   fullyParallel: true,
+  // Two at a time even on two cores (Playwright's default there is one): most of a demo test is
+  // waiting for the page, and the default suite took 2.4 min with one, 2.0 with two.
+  workers: 2,
   forbidOnly: !!process.env.CI,
   retries: 0,
   // The demo's offline model streams at reading pace (a 400-character answer takes 2–5 s on a
