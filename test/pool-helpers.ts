@@ -44,3 +44,10 @@ export async function watchRuns(channelName = 'moat-test-runs') {
 
 let n = 0;
 export const call = (name: string, args: Record<string, unknown> = {}) => ({ id: `call_${++n}`, name, args });
+
+/** A promise's outcome as a value: `{ ok: true, value }` or `{ ok: false, error }`; never rejects. */
+export const settle = <T>(p: Promise<T>) =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );

@@ -1,7 +1,7 @@
 // The pool's promise: a tool can be slow, crash, loop forever or misbehave, and every call
 // settles with its result or a typed error, the page stays responsive, nothing is lost.
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, testPool, toolsWorker, watchRuns } from '../../test/pool-helpers';
+import { call, settle, testPool, toolsWorker, watchRuns } from '../../test/pool-helpers';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
@@ -21,12 +21,6 @@ afterEach(async () => {
   await pool?.close();
   pool = undefined;
 });
-
-const settle = <T>(p: Promise<T>) =>
-  p.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
 
 describe('concurrency', () => {
   it('runs parallel calls at the same time, across workers and within one', async () => {

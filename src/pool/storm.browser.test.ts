@@ -1,7 +1,7 @@
 // A storm of calls, innocent and hostile, through pools of 1, 2 and 4 workers: a hostile call
 // costs only itself. Runs once (the 'storm' project): the pool takes the same path on every page.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { testPool, watchRuns } from '../../test/pool-helpers';
+import { settle, testPool, watchRuns } from '../../test/pool-helpers';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
@@ -145,12 +145,6 @@ describe('random faults', () => {
     await pool?.close();
     pool = undefined;
   });
-  const settle = <T>(p: Promise<T>) =>
-    p.then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-
   it('settles 1,000 calls through a pool of 2 with random faults: right result or right error, none lost or duplicated', async () => {
     pool = testPool({ size: 2, timeoutMs: 5_000 });
     const watch = await watchRuns();
