@@ -5,6 +5,7 @@
  * Pure: it imports only types, so it is tested in Node.
  */
 import type { AIMessage, Message, ToolMessage } from 'moat';
+import { textOf } from 'moat/messages';
 
 export interface PlannedCall {
   name: string;
@@ -70,11 +71,10 @@ export function expressionsIn(text: string): string[] {
     .map((e) => e.replace(/(\d),(\d{3})/g, '$1$2'));
 }
 
-const lastUser = (messages: readonly Message[]) =>
-  [...messages]
-    .reverse()
-    .find((m) => m.role === 'user')
-    ?.content.trim() ?? '';
+const lastUser = (messages: readonly Message[]) => {
+  const user = messages.findLast((m) => m.role === 'user');
+  return user ? textOf(user.content).trim() : '';
+};
 
 /** The next turn for the conversation so far. */
 export function planTurn(messages: readonly Message[]): PlannedTurn {
@@ -171,8 +171,8 @@ function answerFromResults(messages: readonly Message[]): string {
     const result = results.find((r) => r.toolCallId === call.id);
     if (!result) return `I got no answer from \`${call.name}\`.`;
     return result.status === 'error'
-      ? failure(call.name, result.content)
-      : success(call.name, call.args, parse(result.content));
+      ? failure(call.name, textOf(result.content))
+      : success(call.name, call.args, parse(textOf(result.content)));
   });
   return lines.join('\n\n');
 }

@@ -7,6 +7,7 @@
  */
 import type { AgentEvent } from '../agent/types';
 import { ToolDeniedError } from '../errors/tool-denied-error';
+import { textOf } from '../messages/text-of';
 import type { ToolCall } from '../messages/types';
 import type {
   ChatSnapshot,
@@ -255,7 +256,7 @@ export class ChatState {
         case 'tool-error':
           this.#toolOrNew(event.toolCallId, event.message?.name ?? '', event.parentToolCallId, (part) => {
             part.state = ToolDeniedError.isInstance(event.error) ? 'denied' : 'error';
-            part.error = event.message?.content ?? `${event.error.name}: ${event.error.message}`;
+            part.error = event.message ? textOf(event.message.content) : `${event.error.name}: ${event.error.message}`;
             part.endedAt = Date.now();
           });
           break;

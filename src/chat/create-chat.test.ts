@@ -8,6 +8,7 @@ import { ChatBusyError } from '../errors/chat-busy-error';
 import { ModelStreamError } from '../errors/model-stream-error';
 import { ToolInvoker } from '../invoker/tool-invoker';
 import { aiMessage, userMessage } from '../messages/constructors';
+import { textOf } from '../messages/text-of';
 import type { Message, ToolMessage } from '../messages/types';
 import { scriptedModel } from '../models/scripted-model';
 import type { ChatModel } from '../models/types';
@@ -46,7 +47,7 @@ const model = () =>
   scriptedModel((messages) => {
     const last = messages.at(-1);
     if (last?.role === 'tool') return { text: `Done: ${lastTool(messages)?.content}` };
-    const text = last?.role === 'user' ? last.content : '';
+    const text = last?.role === 'user' ? textOf(last.content) : '';
     if (text.startsWith('Delete')) {
       const keys = text.slice(7).split(' and ');
       return { toolCalls: keys.map((key) => ({ name: 'delete_note', args: { key } })) };

@@ -2,6 +2,7 @@ import { newThreadId, parseInput } from '../agent/input';
 import type { AgentInput, ApprovalDecision } from '../agent/types';
 import { ChatBusyError } from '../errors/chat-busy-error';
 import { describeValue } from '../errors/moat-error';
+import { textOf } from '../messages/text-of';
 import type { ToolCall } from '../messages/types';
 import { ChatState } from './chat-state';
 import type { ChatAgent, ChatOptions, ChatSnapshot, ChatThread } from './types';
@@ -324,8 +325,8 @@ export class Chat {
   async #title(threadId: string): Promise<string> {
     let title = this.#titles.get(threadId);
     if (title === undefined) {
-      const first = (await this.#agent.thread(threadId))?.messages.find((m) => m.role === 'user')?.content ?? '';
-      const line = first.trim().split('\n')[0] ?? '';
+      const first = (await this.#agent.thread(threadId))?.messages.find((m) => m.role === 'user');
+      const line = (first ? textOf(first.content) : '').trim().split('\n')[0] ?? '';
       title = line.length > 100 ? `${line.slice(0, 99)}…` : line;
       this.#titles.set(threadId, title);
     }

@@ -3,6 +3,7 @@
  * say). The same shape the live events build, as far as a checkpoint remembers it.
  */
 import { isPlainObject } from '../json/json-value';
+import { textOf } from '../messages/text-of';
 import type { AIMessage, Message, ToolCall, ToolMessage } from '../messages/types';
 import type { UIMessage, UIPart, UIToolPart } from './types';
 
@@ -23,7 +24,7 @@ export function toUIMessages(
   let answer: { id: string; role: 'assistant'; parts: UIPart[] } | undefined;
   for (const message of messages) {
     if (message.role === 'user') {
-      out.push({ id: newId(), role: 'user', parts: [{ type: 'text', text: message.content }] });
+      out.push({ id: newId(), role: 'user', parts: [{ type: 'text', text: textOf(message.content) }] });
       answer = undefined;
     } else if (message.role === 'assistant') {
       if (!answer) {
@@ -63,8 +64,8 @@ function partsOf(message: AIMessage, waiting: ReadonlySet<string>): UIPart[] {
 export function resultOf(message: ToolMessage): Partial<UIToolPart> {
   const ok = message.status !== 'error';
   const result: { -readonly [K in keyof UIToolPart]?: UIToolPart[K] } = ok
-    ? { state: 'output', output: message.content }
-    : { state: 'error', error: message.content };
+    ? { state: 'output', output: textOf(message.content) }
+    : { state: 'error', error: textOf(message.content) };
   if (message.artifact === undefined) return result;
   result.artifact = message.artifact;
   const script = scriptOf(message.artifact);

@@ -9,7 +9,8 @@ import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import { aiMessage, userMessage } from '../messages/constructors';
-import type { ToolCall } from '../messages/types';
+import { textOf } from '../messages/text-of';
+import type { ToolCall, ToolMessage } from '../messages/types';
 import { ToolInvoker } from './tool-invoker';
 import type { WithTurnResults } from './tool-turn';
 import { toolsCondition } from './turn-input';
@@ -19,8 +20,7 @@ let n = 0;
 const call = (name: string, args: Record<string, unknown> = {}): ToolCall => ({ id: `call_${++n}`, name, args });
 const invoker = (options: Partial<ConstructorParameters<typeof ToolInvoker>[0]> = {}) =>
   new ToolInvoker({ inlineTools, ...options });
-const contents = (r: { messages: { content: string; status: string }[] }) =>
-  r.messages.map((m) => [m.status, m.content]);
+const contents = (r: { messages: ToolMessage[] }) => r.messages.map((m) => [m.status, textOf(m.content)]);
 
 describe('inputs', () => {
   const ai = aiMessage({ toolCalls: [call('get_weather', { city: 'Paris' })], stopReason: 'tool-calls' });

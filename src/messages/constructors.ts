@@ -1,8 +1,20 @@
+import { MessageValidationError } from '../errors/message-validation-error';
 import { describeValue } from '../errors/moat-error';
-import type { AIMessage, SystemMessage, ToolMessage, UserMessage } from './types';
+import { contentIssues } from './message-json';
+import type { AIMessage, Content, SystemMessage, ToolMessage, UserMessage } from './types';
 
 function text(value: unknown, what: string): string {
   if (typeof value !== 'string') throw new TypeError(`Expected ${what} to be a string, got ${describeValue(value)}`);
+  return value;
+}
+
+/** A text, or a list of parts each of the right shape (`MessageValidationError` names the first that is not). */
+function content(value: unknown, what: string): Content {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value))
+    throw new TypeError(`Expected ${what} to be a string or a list of parts, got ${describeValue(value)}`);
+  const issues = contentIssues(value);
+  if (issues.length > 0) throw new MessageValidationError({ value, issues });
   return value;
 }
 
@@ -14,10 +26,15 @@ export function systemMessage(content: string, fields: { id?: string } = {}): Sy
 }
 
 /**
- * @example userMessage('What is 3 * 12?')
+ * A user's message: a text, or parts (text, images, files) whose data is already base64 or a URL.
+ * (`agent.run` takes a `File`, a `Blob` or bytes too, and reads them first.)
+ *
+ * @example
+ * userMessage('What is 3 * 12?');
+ * userMessage([{ type: 'text', text: 'What is this?' }, { type: 'image', data: 'https://example.com/cat.png' }]);
  */
-export function userMessage(content: string, fields: { id?: string } = {}): UserMessage {
-  return { role: 'user', content: text(content, 'the content'), ...fields };
+export function userMessage(init: Content, fields: { id?: string } = {}): UserMessage {
+  return { role: 'user', content: content(init, 'the content'), ...fields };
 }
 
 /** Fields of an AI message; everything may be left out. */
@@ -50,7 +67,8 @@ export function aiMessage(init: string | AIMessageInit = {}): AIMessage {
 export interface ToolMessageInit {
   toolCallId: string;
   name: string;
-  content: string;
+  /** A text, or parts (an image the tool drew, say). */
+  content: Content;
   /** Default `'success'`. */
   status?: 'success' | 'error';
   artifact?: unknown;
@@ -67,7 +85,7 @@ export function toolMessage(init: ToolMessageInit): ToolMessage {
     throw new TypeError(`Expected the fields of a tool message, got ${describeValue(init)}`);
   text(init.toolCallId, '`toolCallId`');
   text(init.name, '`name`');
-  text(init.content, '`content`');
+  content(init.content, '`content`');
   if (init.status !== undefined && init.status !== 'success' && init.status !== 'error')
     throw new TypeError(`Expected \`status\` to be 'success' or 'error', got ${describeValue(init.status)}`);
   return { ...init, role: 'tool', status: init.status ?? 'success' };

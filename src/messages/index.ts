@@ -30,13 +30,19 @@ export {
   isToolStop,
   isUserMessage,
 } from './predicates';
+export { textOf } from './text-of';
 export type {
   AIMessage,
+  Content,
+  ContentPart,
+  FilePart,
+  ImagePart,
   InvalidToolCall,
   Message,
   Role,
   StopReason,
   SystemMessage,
+  TextPart,
   ToolCall,
   ToolCallChunk,
   ToolMessage,

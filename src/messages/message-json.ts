@@ -1,6 +1,7 @@
 import { MessageValidationError, type ValidationIssue } from '../errors/message-validation-error';
 import { describeValue } from '../errors/moat-error';
 import { isPlainObject, type JSONValue, toJSONValue } from '../json/json-value';
+import { mediaDataProblem } from './media-data';
 import type { Message } from './types';
 
 /**
@@ -45,9 +46,37 @@ const listOf =
   };
 
 const optional = (check: Check): [Check, 'optional'] => [check, 'optional'];
+const mediaData: Check = (v, path, issues) => {
+  if (typeof v !== 'string') return issue(issues, path, `Invalid input: expected string, received ${kind(v)}`);
+  const problem = mediaDataProblem(v);
+  if (problem) issue(issues, path, `Invalid data: it ${problem}`, 'invalid_format');
+};
+const mediaType: Check = (v, path, issues) => {
+  if (typeof v !== 'string') return issue(issues, path, `Invalid input: expected string, received ${kind(v)}`);
+  if (!/^[\w.+-]+\/[\w.+-]+$/.test(v))
+    issue(issues, path, `Invalid media type '${v}': expected type/subtype (image/png, say)`, 'invalid_format');
+};
+const PARTS: Record<string, Record<string, [Check, 'optional'?]>> = {
+  text: { type: [string], text: [string] },
+  image: { type: [string], data: [mediaData], mediaType: optional(mediaType) },
+  file: { type: [string], data: [mediaData], mediaType: [mediaType], filename: optional(string) },
+};
+const part: Check = (v, path, issues) => {
+  if (!isPlainObject(v)) return issue(issues, path, `Invalid input: expected object, received ${kind(v)}`);
+  const fields = typeof v.type === 'string' && Object.hasOwn(PARTS, v.type) ? PARTS[v.type] : undefined;
+  if (!fields)
+    return issue(issues, [...path, 'type'], 'Invalid input: expected "text" | "image" | "file"', 'invalid_union');
+  shape(fields)(v, path, issues);
+};
+/** A text, or a list of parts. */
+const content: Check = (v, path, issues) => {
+  if (typeof v === 'string') return;
+  if (!Array.isArray(v)) return issue(issues, path, `Invalid input: expected string or array, received ${kind(v)}`);
+  listOf(part)(v, path, issues);
+};
 const FIELDS: Record<Message['role'], Record<string, [Check, 'optional'?]>> = {
   system: { role: [string], content: [string], id: optional(string) },
-  user: { role: [string], content: [string], id: optional(string) },
+  user: { role: [string], content: [content], id: optional(string) },
   assistant: {
     role: [string],
     content: [string],
@@ -71,12 +100,19 @@ const FIELDS: Record<Message['role'], Record<string, [Check, 'optional'?]>> = {
     role: [string],
     toolCallId: [string],
     name: [string],
-    content: [string],
+    content: [content],
     status: [oneOf('success', 'error')],
     artifact: optional(anything),
     id: optional(string),
   },
 };
+
+/** What is wrong with a value as a message's content (a text or a list of parts); empty when nothing is. */
+export function contentIssues(value: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  content(value, [], issues);
+  return issues;
+}
 
 /** What is wrong with a value as a message, with paths under `prefix`; empty when it is one. */
 function messageIssues(value: unknown, prefix: (string | number)[] = []): ValidationIssue[] {
@@ -105,6 +141,7 @@ function knownFields(value: Record<string, unknown>): Message {
   const fields = FIELDS[value.role as Message['role']];
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(fields)) if (value[key] !== undefined) out[key] = value[key];
+  if (Array.isArray(value.content)) out.content = value.content.map(partFields);
   if (value.role === 'assistant') {
     out.toolCalls = (value.toolCalls as Record<string, unknown>[]).map(({ id, name, args }) => ({ id, name, args }));
     out.invalidToolCalls = (value.invalidToolCalls as Record<string, unknown>[]).map(({ id, name, args, error }) =>
@@ -112,6 +149,13 @@ function knownFields(value: Record<string, unknown>): Message {
     );
   }
   return out as unknown as Message;
+}
+
+/** A part's known fields only. */
+function partFields(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(PARTS[value.type as string] ?? {})) if (value[key] !== undefined) out[key] = value[key];
+  return out;
 }
 
 function kind(value: unknown): string {

@@ -46,7 +46,9 @@ describe('constructors', () => {
   });
 
   it('refuse fields of the wrong kind with a TypeError naming them', () => {
-    expect(() => userMessage(42 as never)).toThrow('Expected the content to be a string, got `42` (number)');
+    expect(() => userMessage(42 as never)).toThrow(
+      'Expected the content to be a string or a list of parts, got `42` (number)',
+    );
     expect(() => systemMessage(undefined as never)).toThrow(/the content to be a string/);
     expect(() => aiMessage(5 as never)).toThrow(/a text or the fields of an AI message, got `5`/);
     expect(() => aiMessage({ toolCalls: {} as never })).toThrow(/`toolCalls` to be a list/);

@@ -47,6 +47,40 @@ export interface Usage {
   reasoningTokens?: number;
 }
 
+/** Text, as a part of a message's content. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/**
+ * An image. `data` is base64 (no `data:` prefix) or a URL: `https:`/`http:` (the provider
+ * fetches it) or a `data:` URL. `mediaType` (`image/png`, …) is known for any image Moat read
+ * itself; a URL may leave it out.
+ */
+export interface ImagePart {
+  type: 'image';
+  data: string;
+  mediaType?: string;
+}
+
+/** A document (a PDF, say): `data` as for an image; `mediaType` always given. */
+export interface FilePart {
+  type: 'file';
+  data: string;
+  mediaType: string;
+  filename?: string;
+}
+
+/**
+ * One piece of a message's content. Plain JSON data: images and files are held as base64 or a
+ * URL string, never as bytes, so a message still crosses `postMessage`, IndexedDB and JSON as it is.
+ */
+export type ContentPart = TextPart | ImagePart | FilePart;
+
+/** What a user or a tool says: a text, or a list of parts (text, images, files). */
+export type Content = string | ContentPart[];
+
 export interface SystemMessage {
   role: 'system';
   content: string;
@@ -55,7 +89,7 @@ export interface SystemMessage {
 
 export interface UserMessage {
   role: 'user';
-  content: string;
+  content: Content;
   id?: string;
 }
 
@@ -79,8 +113,8 @@ export interface ToolMessage {
   role: 'tool';
   toolCallId: string;
   name: string;
-  /** What the model sees. */
-  content: string;
+  /** What the model sees: a text, or parts (an image a tool drew, say). */
+  content: Content;
   status: 'success' | 'error';
   /** Structured output kept beside the text for the app, not sent to the model. */
   artifact?: unknown;

@@ -7,6 +7,7 @@
 import { describeValue } from '../errors/moat-error';
 import type { PageTool } from '../invoker/types';
 import { isPlainObject } from '../json/json-value';
+import { textOf } from '../messages/text-of';
 import type { WorkerPool } from '../pool/worker-pool';
 import type { JSONSchema, ToolSpec } from '../providers/tool-spec';
 import type { CodeSandbox, LogEntry } from './code-sandbox';
@@ -91,18 +92,19 @@ export function codeTool(sandbox: CodeSandbox, options: CodeToolOptions = {}): P
           names: allowed(runtime.tools.filter((s) => s.name !== name)).map((s) => s.name),
           call: async (tool, toolArgs, signal) => {
             const message = await runtime.call(tool, toolArgs, { signal });
+            const text = textOf(message.content);
             calls.push({
               toolCallId: message.toolCallId,
               name: message.name ?? tool,
               args: toolArgs,
-              content: message.content,
+              content: text,
               ok: message.status !== 'error',
             });
-            if (message.status === 'error') throw new Error(message.content);
+            if (message.status === 'error') throw new Error(text);
             try {
-              return JSON.parse(message.content) as unknown;
+              return JSON.parse(text) as unknown;
             } catch {
-              return message.content;
+              return text;
             }
           },
         },

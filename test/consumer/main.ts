@@ -1,4 +1,5 @@
 import { createAgent, createWorkerPool, scriptedModel } from 'moat';
+import { textOf } from 'moat/messages';
 import { toOpenAITools } from 'moat/providers';
 import toolsUrl from './tools.worker.ts?worker&url';
 
@@ -29,7 +30,7 @@ try {
       .join(','),
   );
   for await (const event of agent.stream('What is 6 times 7?')) {
-    if (event.type === 'tool-finished') show('tool', event.message.content);
+    if (event.type === 'tool-finished') show('tool', textOf(event.message.content));
     if (event.type === 'tool-error') throw event.error;
     if (event.type === 'error') throw event.error;
     if (event.type === 'finish') show('answer', event.text);

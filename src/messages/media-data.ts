@@ -1,0 +1,87 @@
+/**
+ * The `data` of an image or file part, read: a URL the provider fetches, or base64 bytes with
+ * their media type. Pure string and byte work (no DOM), shared by the message checks, the input
+ * normaliser and the provider converters.
+ */
+
+/** A part's data, read: where it is, and as much of its type as is known. */
+export type MediaData =
+  | { kind: 'url'; url: string }
+  | { kind: 'base64'; base64: string; mediaType: string | undefined };
+
+const HTTP_URL = /^https?:\/\/\S+$/i;
+const DATA_URL = /^data:([^,;]*)((?:;[^,;]*)*);base64,(.*)$/is;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** What is wrong with a string as a part's `data` (base64, an http(s) URL or a base64 `data:` URL), or undefined. */
+export function mediaDataProblem(data: string): string | undefined {
+  if (data === '') return 'is empty';
+  if (/^[a-z][a-z0-9+.-]*:/i.test(data)) {
+    if (HTTP_URL.test(data)) return undefined;
+    const m = DATA_URL.exec(data);
+    if (m) return BASE64.test(m[3] ?? '') ? undefined : 'is a data: URL whose payload is not base64';
+    if (/^data:/i.test(data)) return 'is a data: URL that is not base64 (data:<type>;base64,<data>)';
+    return `is a URL Moat cannot send (${JSON.stringify(data.slice(0, data.indexOf(':') + 1))}): use base64, an http(s) URL or a base64 data: URL`;
+  }
+  return BASE64.test(data) ? undefined : 'is neither base64 nor an http(s) or data: URL';
+}
+
+/**
+ * A part's data and media type, read. A `data:` URL gives its own type when the part names none.
+ *
+ * @example readMediaData('data:image/png;base64,iVBO…') // { kind: 'base64', base64: 'iVBO…', mediaType: 'image/png' }
+ */
+export function readMediaData(data: string, mediaType?: string): MediaData {
+  const m = DATA_URL.exec(data);
+  if (m) return { kind: 'base64', base64: m[3] ?? '', mediaType: mediaType ?? (m[1] ? m[1].toLowerCase() : undefined) };
+  if (/^https?:/i.test(data)) return { kind: 'url', url: data };
+  return { kind: 'base64', base64: data, mediaType };
+}
+
+/** A data: URL for base64 bytes. */
+export function dataURL(mediaType: string, base64: string): string {
+  return `data:${mediaType};base64,${base64}`;
+}
+
+/**
+ * The media type the first bytes announce: PNG, JPEG, GIF, WebP or PDF; undefined for anything else.
+ *
+ * @example sniffMediaType(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d])) // 'application/pdf'
+ */
+export function sniffMediaType(bytes: Uint8Array): string | undefined {
+  const starts = (offset: number, ...expected: number[]) => expected.every((b, i) => bytes[offset + i] === b);
+  if (starts(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (starts(0, 0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (starts(0, 0x47, 0x49, 0x46, 0x38) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61)
+    return 'image/gif';
+  if (starts(0, 0x52, 0x49, 0x46, 0x46) && starts(8, 0x57, 0x45, 0x42, 0x50)) return 'image/webp';
+  if (starts(0, 0x25, 0x50, 0x44, 0x46, 0x2d)) return 'application/pdf';
+  return undefined;
+}
+
+/** The media type base64 data announces in its first bytes (see `sniffMediaType`). */
+export function sniffBase64(base64: string): string | undefined {
+  // 16 characters are 12 bytes, enough for every signature above.
+  const head = base64.slice(0, 16);
+  let binary: string;
+  try {
+    binary = atob(head.length % 4 === 0 ? head : head.slice(0, head.length - (head.length % 4)));
+  } catch {
+    return undefined;
+  }
+  return sniffMediaType(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+/** Bytes as base64, in chunks (a spread of megabytes would overflow the call stack). */
+export function base64FromBytes(bytes: Uint8Array): string {
+  let binary = '';
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  return btoa(binary);
+}
+
+/** Base64 as UTF-8 text (a text/plain document some providers take as text). */
+export function textFromBase64(base64: string): string {
+  const binary = atob(base64);
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
