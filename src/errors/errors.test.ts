@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MessageValidationError } from './message-validation-error';
 import { describeValue, MoatError, quote } from './moat-error';
 import { isSerializedError, reviveError, serializeError } from './serialize-error';
+import { UnknownMediaTypeError } from './unknown-media-type-error';
 
 describe('MoatError', () => {
   it('has a fixed name on the prototype and keeps cause', () => {
@@ -99,5 +100,20 @@ describe('message helpers', () => {
     expect(describeValue(-1)).toBe('`-1` (number)');
     expect(describeValue(null)).toBe('`null` (null)');
     expect(describeValue([1])).toBe('`[1]` (array)');
+  });
+});
+
+describe('the content errors', () => {
+  it('UnknownMediaTypeError names the part and what its data was, and survives the trip from a worker', () => {
+    const error = new UnknownMediaTypeError({ part: 'image', source: 'a Blob of 3 bytes with no type', cause: 1 });
+    expect(error.name).toBe('UnknownMediaTypeError');
+    expect(error.message).toBe(
+      'Cannot tell the media type of the image (a Blob of 3 bytes with no type): its first bytes are not PNG, JPEG, GIF, WebP or PDF. Give `mediaType` on the part',
+    );
+    const revived = reviveError(structuredClone(serializeError(error)));
+    expect(revived).toBeInstanceOf(UnknownMediaTypeError);
+    expect(revived).toMatchObject({ part: 'image', source: 'a Blob of 3 bytes with no type', message: error.message });
+    expect(revived.cause).toBe(1);
+    expect(MoatError.isInstance({ name: 'UnknownMediaTypeError' })).toBe(true);
   });
 });

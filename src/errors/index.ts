@@ -34,5 +34,6 @@ export { ToolInputValidationError, type ToolInputValidationErrorOptions } from '
 export { ToolNotFoundError, type ToolNotFoundErrorOptions } from './tool-not-found-error';
 export { ToolOutputError } from './tool-output-error';
 export { ToolTimeoutError, type ToolTimeoutErrorOptions } from './tool-timeout-error';
+export { UnknownMediaTypeError, type UnknownMediaTypeErrorOptions } from './unknown-media-type-error';
 export { type Culprit, WorkerCrashedError } from './worker-crashed-error';
 export { WorkerStartError } from './worker-start-error';

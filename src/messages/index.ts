@@ -31,6 +31,14 @@ export {
   isUserMessage,
 } from './predicates';
 export { textOf } from './text-of';
+export {
+  type ContentPartInput,
+  type FilePartInput,
+  type ImagePartInput,
+  type MediaInput,
+  toContent,
+  toContentPart,
+} from './to-content-part';
 export type {
   AIMessage,
   Content,

@@ -1,0 +1,155 @@
+import { describeValue } from '../errors/moat-error';
+import { UnknownMediaTypeError } from '../errors/unknown-media-type-error';
+import { isPlainObject } from '../json/json-value';
+import { base64FromBytes, mediaDataProblem, readMediaData, sniffBase64, sniffMediaType } from './media-data';
+import type { Content, ContentPart, TextPart } from './types';
+
+/** Image or file data as a user hands it over: a `File`, a `Blob`, bytes, a `URL`, or a string (base64 or a URL). */
+export type MediaInput = string | URL | Blob | ArrayBuffer | ArrayBufferView;
+
+/** An image to read: `mediaType` is found from the `File`/`Blob`, a `data:` URL or the first bytes when left out. */
+export interface ImagePartInput {
+  type: 'image';
+  data: MediaInput;
+  mediaType?: string;
+}
+
+/** A file (a PDF, say) to read: as an image, and `filename` defaults to a `File`'s name. */
+export interface FilePartInput {
+  type: 'file';
+  data: MediaInput;
+  mediaType?: string;
+  filename?: string;
+}
+
+/** A part as a user gives it, before its data is read into a string. */
+export type ContentPartInput = TextPart | ImagePartInput | FilePartInput;
+
+const MEDIA_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
+
+/**
+ * A part as a message holds it: a `File`, `Blob` or bytes read into base64 with their media
+ * type (given, the blob's own, a `data:` URL's, or told by the first bytes: PNG, JPEG, GIF,
+ * WebP, PDF); an http(s) URL kept as it is. Throws `UnknownMediaTypeError` when the type cannot
+ * be told, a `TypeError` for anything that is not a part.
+ *
+ * @example const part = await toContentPart({ type: 'image', data: input.files[0] }) // { type: 'image', data: 'iVBO…', mediaType: 'image/png' }
+ */
+export async function toContentPart(input: ContentPartInput): Promise<ContentPart> {
+  if (!isPlainObject(input)) throw new TypeError(`Expected a content part, got ${describeValue(input)}`);
+  const part = input as ContentPartInput;
+  if (part.type === 'text') {
+    if (typeof part.text !== 'string')
+      throw new TypeError(`Expected a text part's \`text\` to be a string, got ${describeValue(part.text)}`);
+    return { type: 'text', text: part.text };
+  }
+  if (part.type !== 'image' && part.type !== 'file')
+    throw new TypeError(
+      `Expected a part of type 'text', 'image' or 'file', got ${describeValue((part as { type: unknown }).type)}`,
+    );
+  if (part.mediaType !== undefined && (typeof part.mediaType !== 'string' || !MEDIA_TYPE.test(part.mediaType)))
+    throw new TypeError(
+      `Expected \`mediaType\` to be type/subtype (image/png, say), got ${describeValue(part.mediaType)}`,
+    );
+  const read = await readData(part);
+  if (part.type === 'image') {
+    if (read.mediaType !== undefined && !read.mediaType.startsWith('image/'))
+      throw new TypeError(`An image part holds ${read.mediaType}: send it as a { type: 'file' } part`);
+    return read.mediaType === undefined
+      ? { type: 'image', data: read.data }
+      : { type: 'image', data: read.data, mediaType: read.mediaType };
+  }
+  if (read.mediaType === undefined) throw new UnknownMediaTypeError({ part: 'file', source: read.source });
+  const filename = part.filename ?? read.filename;
+  if (filename !== undefined && typeof filename !== 'string')
+    throw new TypeError(`Expected \`filename\` to be a string, got ${describeValue(filename)}`);
+  return filename === undefined
+    ? { type: 'file', data: read.data, mediaType: read.mediaType }
+    : { type: 'file', data: read.data, mediaType: read.mediaType, filename };
+}
+
+/**
+ * A message's content from what a user gives: a string as it is, each part read (`toContentPart`).
+ *
+ * @example userMessage(await toContent([{ type: 'text', text: 'What is this?' }, { type: 'image', data: file }]))
+ */
+export async function toContent(input: string | readonly ContentPartInput[]): Promise<Content> {
+  if (typeof input === 'string') return input;
+  if (!Array.isArray(input)) throw new TypeError(`Expected a text or a list of parts, got ${describeValue(input)}`);
+  return Promise.all(input.map(toContentPart));
+}
+
+interface ReadData {
+  data: string;
+  mediaType: string | undefined;
+  filename?: string;
+  /** The data in words, for an error. */
+  source: string;
+}
+
+async function readData(part: ImagePartInput | FilePartInput): Promise<ReadData> {
+  const { data } = part;
+  const what = `the ${part.type}'s data`;
+  if (typeof data === 'string' || data instanceof URL) return readString(part, String(data), what);
+  if (isBlob(data)) {
+    const bytes = new Uint8Array(await data.arrayBuffer());
+    const named = typeof (data as File).name === 'string' ? (data as File).name : undefined;
+    const source = `${named ? `the file '${named}'` : 'a Blob'} of ${bytes.length} bytes with no type`;
+    // A browser says application/octet-stream for a file it cannot place: the bytes may tell.
+    const own = data.type === '' || data.type === 'application/octet-stream' ? undefined : data.type;
+    const read = fromBytes(part, bytes, own, source);
+    return named === undefined ? read : { ...read, filename: named };
+  }
+  if (ArrayBuffer.isView(data)) {
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    return fromBytes(part, bytes, undefined, `${bytes.length} bytes`);
+  }
+  if (Object.prototype.toString.call(data) === '[object ArrayBuffer]') {
+    const bytes = new Uint8Array(data as ArrayBuffer);
+    return fromBytes(part, bytes, undefined, `${bytes.length} bytes`);
+  }
+  throw new TypeError(
+    `Expected ${what} to be a File, a Blob, bytes, a URL or a string (base64 or a URL), got ${describeValue(data)}`,
+  );
+}
+
+function readString(part: ImagePartInput | FilePartInput, data: string, what: string): ReadData {
+  const problem = mediaDataProblem(data);
+  if (problem) throw new TypeError(`Expected ${what} to be base64 or a URL, got ${describeValue(data)}: it ${problem}`);
+  const read = readMediaData(data, part.mediaType);
+  if (read.kind === 'url') {
+    // A URL's type is not known without fetching it: an image may go without, a file may not.
+    if (part.type === 'file' && part.mediaType === undefined)
+      throw new UnknownMediaTypeError({
+        part: 'file',
+        source: `the URL ${data}`,
+        message: `Cannot tell the media type of the file at ${data} without fetching it. Give \`mediaType\` on the part`,
+      });
+    return { data: read.url, mediaType: part.mediaType, source: `the URL ${data}` };
+  }
+  const mediaType = read.mediaType ?? sniffBase64(read.base64);
+  const source = `${read.base64.length} characters of base64`;
+  if (mediaType === undefined) throw new UnknownMediaTypeError({ part: part.type, source });
+  return { data: read.base64, mediaType, source };
+}
+
+function fromBytes(
+  part: ImagePartInput | FilePartInput,
+  bytes: Uint8Array,
+  own: string | undefined,
+  source: string,
+): ReadData {
+  const mediaType = part.mediaType ?? own ?? sniffMediaType(bytes);
+  if (mediaType === undefined) throw new UnknownMediaTypeError({ part: part.type, source });
+  return { data: base64FromBytes(bytes), mediaType, source };
+}
+
+function isBlob(value: unknown): value is Blob {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Blob).arrayBuffer === 'function' &&
+    typeof (value as Blob).type === 'string' &&
+    typeof (value as Blob).size === 'number'
+  );
+}
