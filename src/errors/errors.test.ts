@@ -3,6 +3,7 @@ import { MessageValidationError } from './message-validation-error';
 import { describeValue, MoatError, quote } from './moat-error';
 import { isSerializedError, reviveError, serializeError } from './serialize-error';
 import { UnknownMediaTypeError } from './unknown-media-type-error';
+import { UnsupportedContentError } from './unsupported-content-error';
 
 describe('MoatError', () => {
   it('has a fixed name on the prototype and keeps cause', () => {
@@ -115,5 +116,21 @@ describe('the content errors', () => {
     expect(revived).toMatchObject({ part: 'image', source: 'a Blob of 3 bytes with no type', message: error.message });
     expect(revived.cause).toBe(1);
     expect(MoatError.isInstance({ name: 'UnknownMediaTypeError' })).toBe(true);
+  });
+
+  it('UnsupportedContentError names the provider, the part, where it was and what it takes; it survives the trip', () => {
+    const error = new UnsupportedContentError({
+      provider: 'ollama',
+      part: 'a file part (application/pdf)',
+      where: 'a user message',
+      accepted: 'images only',
+    });
+    expect(error.name).toBe('UnsupportedContentError');
+    expect(error.message).toBe(
+      'The ollama format cannot take a file part (application/pdf) in a user message. It takes: images only',
+    );
+    const revived = reviveError(JSON.parse(JSON.stringify(serializeError(error))));
+    expect(UnsupportedContentError.isInstance(revived)).toBe(true);
+    expect(revived).toMatchObject({ provider: 'ollama', where: 'a user message', accepted: 'images only' });
   });
 });

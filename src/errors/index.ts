@@ -35,5 +35,6 @@ export { ToolNotFoundError, type ToolNotFoundErrorOptions } from './tool-not-fou
 export { ToolOutputError } from './tool-output-error';
 export { ToolTimeoutError, type ToolTimeoutErrorOptions } from './tool-timeout-error';
 export { UnknownMediaTypeError, type UnknownMediaTypeErrorOptions } from './unknown-media-type-error';
+export { UnsupportedContentError, type UnsupportedContentErrorOptions } from './unsupported-content-error';
 export { type Culprit, WorkerCrashedError } from './worker-crashed-error';
 export { WorkerStartError } from './worker-start-error';

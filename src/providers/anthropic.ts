@@ -1,8 +1,11 @@
 /**
  * Anthropic Messages API: a message → `AIMessage`, history → `{ system, messages }`.
  */
+import { textFromBase64 } from '../messages/media-data';
 import { checkMessages } from '../messages/message-json';
-import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
+import { textOf } from '../messages/text-of';
+import type { AIMessage, Content, Message, StopReason, Usage } from '../messages/types';
+import { type MediaPart, mediaOf, mediaParts, unsupported, type Where } from './media';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
 
@@ -100,6 +103,9 @@ export interface AnthropicRequest {
  * following user text merged into one turn, signed thinking blocks sent back before tool calls.
  * An invalid tool call goes back as a `tool_use` with empty input, so its error result has a call
  * to answer. An empty answer is left out (Anthropic refuses an assistant turn with no content).
+ * Images are `image` blocks (base64 JPEG, PNG, GIF or WebP, or a URL), files `document` blocks (a
+ * PDF as base64 or a URL, plain text as text), in a user turn or inside a `tool_result`; any
+ * other part throws `UnsupportedContentError`.
  *
  * @example const { system, messages } = toAnthropic(history)
  */
@@ -120,10 +126,13 @@ export function toAnthropic(history: readonly Message[]): AnthropicRequest {
         system.push(m.content);
         break;
       case 'user':
-        userTurn().push({ type: 'text', text: m.content });
+        userTurn().push(...anthropicBlocks(m.content, 'a user message'));
         break;
       case 'tool': {
-        const block: Obj = { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content };
+        // Text alone goes as the text, as before parts existed.
+        const content =
+          mediaParts(m.content).length === 0 ? textOf(m.content) : anthropicBlocks(m.content, 'a tool result');
+        const block: Obj = { type: 'tool_result', tool_use_id: m.toolCallId, content };
         if (m.status === 'error') block.is_error = true;
         const turn = userTurn();
         // tool_result blocks must come before any text in the turn
@@ -147,6 +156,42 @@ export function toAnthropic(history: readonly Message[]): AnthropicRequest {
     }
   }
   return system.length > 0 ? { system: system.join('\n\n'), messages } : { messages };
+}
+
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+function anthropicBlocks(content: Content, where: Where): Obj[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return content.map((part) =>
+    part.type === 'text' ? { type: 'text', text: part.text } : anthropicMedia(part, where),
+  );
+}
+
+function anthropicMedia(part: MediaPart, where: Where): Obj {
+  const media = mediaOf(part);
+  if (part.type === 'image') {
+    if (media.kind === 'url') return { type: 'image', source: { type: 'url', url: media.url } };
+    if (!IMAGE_TYPES.includes(media.mediaType))
+      throw unsupported('anthropic', part, media, where, `images of type ${IMAGE_TYPES.join(', ')}`);
+    return { type: 'image', source: { type: 'base64', media_type: media.mediaType, data: media.base64 } };
+  }
+  const block = (source: Obj): Obj =>
+    part.filename ? { type: 'document', source, title: part.filename } : { type: 'document', source };
+  if (media.mediaType === 'application/pdf')
+    return block(
+      media.kind === 'url'
+        ? { type: 'url', url: media.url }
+        : { type: 'base64', media_type: 'application/pdf', data: media.base64 },
+    );
+  if (media.mediaType === 'text/plain' && media.kind === 'base64')
+    return block({ type: 'text', media_type: 'text/plain', data: textFromBase64(media.base64) });
+  throw unsupported(
+    'anthropic',
+    part,
+    media,
+    where,
+    'documents that are PDFs (base64 or a URL) or plain text (base64)',
+  );
 }
 
 /**

@@ -3,7 +3,9 @@
  * `{ systemInstruction, contents }`.
  */
 import { checkMessages } from '../messages/message-json';
-import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
+import { textOf } from '../messages/text-of';
+import type { AIMessage, Content, Message, StopReason, ToolMessage, Usage } from '../messages/types';
+import { mediaOf, mediaParts, unsupported } from './media';
 import { type JSONSchema, type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
 
@@ -105,7 +107,9 @@ export interface GeminiRequest {
  * The history as a Gemini request: system messages become `systemInstruction`; an AI message a
  * `model` turn whose parts carry back the thought signatures the model sent; tool results
  * `functionResponse` parts (`{ result }`, or `{ error }` for an error result), consecutive ones
- * in one `user` turn.
+ * in one `user` turn. Images and files are `inlineData` parts (base64) or `fileData` parts (a URL);
+ * a tool result's images and files go in its function response's own `parts` as `inlineData`
+ * (Gemini 3's multimodal function responses; a URL there throws `UnsupportedContentError`).
  *
  * @example const body = { ...toGemini(history), tools: toGeminiTools(specs) }
  */
@@ -120,11 +124,14 @@ export function toGemini(history: readonly Message[]): GeminiRequest {
         system.push(m.content);
         break;
       case 'user':
-        contents.push({ role: 'user', parts: [{ text: m.content }] });
+        contents.push({ role: 'user', parts: geminiParts(m.content) });
         break;
       case 'tool': {
-        const fr: Obj = { name: m.name, response: m.status === 'error' ? { error: m.content } : { result: m.content } };
+        const text = textOf(m.content);
+        const fr: Obj = { name: m.name, response: m.status === 'error' ? { error: text } : { result: text } };
         if (given.has(m.toolCallId)) fr.id = m.toolCallId;
+        const media = functionResponseParts(m);
+        if (media.length > 0) fr.parts = media;
         const last = contents[contents.length - 1];
         const part = { functionResponse: fr };
         if (last && last.role === 'user' && arr(last.parts).every((p) => obj(p).functionResponse !== undefined)) {
@@ -163,6 +170,33 @@ export function toGemini(history: readonly Message[]): GeminiRequest {
     }
   }
   return system.length > 0 ? { systemInstruction: { parts: [{ text: system.join('\n\n') }] }, contents } : { contents };
+}
+
+function geminiParts(content: Content): Obj[] {
+  if (typeof content === 'string') return [{ text: content }];
+  return content.map((part): Obj => {
+    if (part.type === 'text') return { text: part.text };
+    const media = mediaOf(part);
+    if (media.kind === 'base64') return { inlineData: { mimeType: media.mediaType, data: media.base64 } };
+    return { fileData: media.mediaType ? { mimeType: media.mediaType, fileUri: media.url } : { fileUri: media.url } };
+  });
+}
+
+/** A tool result's images and files as `FunctionResponsePart`s, each named for the model (`displayName`). */
+function functionResponseParts(m: ToolMessage): Obj[] {
+  return mediaParts(m.content).map((part, i) => {
+    const media = mediaOf(part);
+    if (media.kind === 'url')
+      throw unsupported(
+        'gemini',
+        part,
+        media,
+        'a tool result',
+        'images and files as base64 in a function response (inlineData)',
+      );
+    const displayName = part.type === 'file' && part.filename ? part.filename : `${m.name}-${i + 1}`;
+    return { inlineData: { mimeType: media.mediaType, data: media.base64, displayName } };
+  });
 }
 
 export interface ToGeminiToolsOptions {

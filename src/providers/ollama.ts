@@ -3,7 +3,9 @@
  * history → `messages`. (Ollama's OpenAI-compatible `/v1` endpoint uses `openai-chat`.)
  */
 import { checkMessages } from '../messages/message-json';
-import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
+import { textOf } from '../messages/text-of';
+import type { AIMessage, Content, Message, StopReason, ToolMessage, Usage } from '../messages/types';
+import { type MediaPart, mediaOf, mediaParts, unsupported, type Where } from './media';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
 
@@ -52,21 +54,74 @@ export function fromOllama(response: unknown): AIMessage {
 
 /**
  * The history as Ollama `messages`: calls with object arguments, results as `tool` messages
- * naming their tool (`tool_name`).
+ * naming their tool (`tool_name`). Images go in a message's `images` (base64); Ollama takes no
+ * documents and fetches no URLs, so a file part or an image at an http(s) URL throws
+ * `UnsupportedContentError`.
+ *
+ * Ollama documents `images` for user turns of vision models (a model's template decides what a
+ * tool turn shows), so the images of tool results go in a user message after the run of tool
+ * messages; the tool message says so.
  *
  * @example body.messages = toOllama(history)
  */
 export function toOllama(history: readonly Message[]): Obj[] {
-  return checkMessages(history).map(toOllamaMessage);
+  const out: Obj[] = [];
+  let shown: { text: string[]; images: string[] } | undefined;
+  const flush = () => {
+    if (shown) out.push({ role: 'user', content: shown.text.join('\n'), images: shown.images });
+    shown = undefined;
+  };
+  for (const m of checkMessages(history)) {
+    if (m.role !== 'tool') flush();
+    out.push(toOllamaMessage(m));
+    const images = m.role === 'tool' ? ollamaImages(mediaParts(m.content), 'a tool result') : [];
+    if (m.role === 'tool' && images.length > 0) {
+      shown ??= { text: [], images: [] };
+      shown.text.push(`What the tool ${m.name} returned (call ${m.toolCallId}): ${images.length} image(s).`);
+      shown.images.push(...images);
+    }
+  }
+  flush();
+  return out;
+}
+
+function ollamaImages(parts: MediaPart[], where: Where): string[] {
+  return parts.map((part) => {
+    const media = mediaOf(part);
+    if (part.type === 'file')
+      throw unsupported('ollama', part, media, where, 'images only (base64, in `images`): no documents');
+    if (media.kind === 'url')
+      throw unsupported('ollama', part, media, where, 'images as base64 only: it fetches no URLs');
+    return media.base64;
+  });
+}
+
+function ollamaUser(content: Content): Obj {
+  if (typeof content === 'string') return { role: 'user', content };
+  const images = ollamaImages(mediaParts(content), 'a user message');
+  return images.length > 0
+    ? { role: 'user', content: textOf(content), images }
+    : { role: 'user', content: textOf(content) };
+}
+
+function ollamaTool(m: ToolMessage): Obj {
+  const text = textOf(m.content);
+  const media = mediaParts(m.content).length > 0;
+  return {
+    role: 'tool',
+    content: media ? `${text ? `${text}\n` : ''}(The images it returned follow in a user message.)` : text,
+    tool_name: m.name,
+  };
 }
 
 function toOllamaMessage(m: Message): Obj {
   switch (m.role) {
     case 'system':
-    case 'user':
       return { role: m.role, content: m.content };
+    case 'user':
+      return ollamaUser(m.content);
     case 'tool':
-      return { role: 'tool', content: m.content, tool_name: m.name };
+      return ollamaTool(m);
     case 'assistant': {
       const out: Obj = { role: 'assistant', content: m.content };
       const calls = [

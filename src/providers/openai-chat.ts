@@ -3,8 +3,11 @@
  * Alibaba, vLLM, Ollama's /v1, …): responses → `AIMessage`, history → request messages.
  */
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
+import { dataURL } from '../messages/media-data';
 import { checkMessages } from '../messages/message-json';
-import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
+import { textOf } from '../messages/text-of';
+import type { AIMessage, Content, Message, StopReason, ToolMessage, Usage } from '../messages/types';
+import { fileName, type MediaPart, mediaOf, mediaParts, partsOf, unsupported, type Where } from './media';
 import { strictModeProblems, type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
 
@@ -92,21 +95,80 @@ export interface ToOpenAIChatOptions {
 
 /**
  * The history as Chat Completions `messages`. Invalid tool calls are sent as the calls they were
- * (raw argument text), so that the error results answering them have a call to refer to.
+ * (raw argument text), so that the error results answering them have a call to refer to. Images
+ * go as `image_url` parts (a URL or a data: URL), files as `file` parts (a data: URL in
+ * `file_data`, with a filename); a file at a URL throws `UnsupportedContentError`.
+ *
+ * A tool message takes text only here (its content is a string or text parts), so the images and
+ * files of tool results go in a user message after the run of tool messages, the way OpenAI's
+ * vision guide shows images: in a user turn. The tool message says so.
  *
  * @example body.messages = toOpenAIChat(history)
  */
 export function toOpenAIChat(messages: readonly Message[], options: ToOpenAIChatOptions = {}): Obj[] {
-  return checkMessages(messages).map((m) => toOpenAIChatMessage(m, options));
+  const out: Obj[] = [];
+  let shown: Obj[] = [];
+  const flush = () => {
+    if (shown.length > 0) out.push({ role: 'user', content: shown });
+    shown = [];
+  };
+  for (const m of checkMessages(messages)) {
+    if (m.role !== 'tool') flush();
+    out.push(toOpenAIChatMessage(m, options));
+    if (m.role === 'tool') shown.push(...toolMedia(m));
+  }
+  flush();
+  return out;
+}
+
+/** A tool result's images and files as user-message parts, introduced by a line naming the call. */
+function toolMedia(m: ToolMessage): Obj[] {
+  const parts = mediaParts(m.content);
+  if (parts.length === 0) return [];
+  return [
+    { type: 'text', text: `What the tool ${m.name} returned (call ${m.toolCallId}):` },
+    ...parts.map((p, i) => chatPart(p, 'a tool result', i + 1)),
+  ];
+}
+
+function chatContent(content: Content): string | Obj[] {
+  if (typeof content === 'string') return content;
+  let files = 0;
+  return partsOf(content).map((p) =>
+    p.type === 'text' ? { type: 'text', text: p.text } : chatPart(p, 'a user message', ++files),
+  );
+}
+
+function chatPart(part: MediaPart, where: Where, n: number): Obj {
+  const media = mediaOf(part);
+  const url = media.kind === 'url' ? media.url : dataURL(media.mediaType, media.base64);
+  if (part.type === 'image') return { type: 'image_url', image_url: { url } };
+  if (media.kind === 'url')
+    throw unsupported(
+      'openai-chat',
+      part,
+      media,
+      where,
+      'files as base64 (file_data) or uploaded (file_id), not a URL',
+    );
+  return { type: 'file', file: { file_data: url, filename: fileName(part, media, n) } };
 }
 
 function toOpenAIChatMessage(m: Message, options: ToOpenAIChatOptions): Obj {
   switch (m.role) {
     case 'system':
-    case 'user':
       return { role: m.role, content: m.content };
-    case 'tool':
-      return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+    case 'user':
+      return { role: m.role, content: chatContent(m.content) };
+    case 'tool': {
+      const text = textOf(m.content);
+      const media = mediaParts(m.content).length > 0;
+      return {
+        role: 'tool',
+        tool_call_id: m.toolCallId,
+        content: media ? `${text ? `${text}\n` : ''}(The images or files it returned follow in a user message.)` : text,
+      };
+    }
     case 'assistant': {
       const toolCalls = [
         ...m.toolCalls.map((c) => ({

@@ -1,8 +1,11 @@
 /**
  * OpenAI Responses API: a response's `output` items → `AIMessage`, history → `input` items.
  */
+import { dataURL } from '../messages/media-data';
 import { checkMessages } from '../messages/message-json';
-import type { AIMessage, Message, StopReason, Usage } from '../messages/types';
+import { textOf } from '../messages/text-of';
+import type { AIMessage, ContentPart, Message, StopReason, Usage } from '../messages/types';
+import { fileName, mediaOf, mediaParts } from './media';
 import { checkStrict, type ToOpenAIToolsOptions } from './openai-chat';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
@@ -88,6 +91,9 @@ export function fromOpenAIResponses(response: unknown): AIMessage {
 /**
  * The history as Responses `input` items: messages, `function_call` items for the calls an AI
  * message made (invalid ones with their raw text) and `function_call_output` items for results.
+ * Images are `input_image` parts (a URL or a data: URL), files `input_file` parts (`file_data`, a
+ * data: URL with a filename, or `file_url`); a tool result with images or files has an `output`
+ * list of those parts beside `input_text`.
  *
  * @example body.input = toOpenAIResponses(history)
  */
@@ -97,11 +103,18 @@ export function toOpenAIResponses(messages: readonly Message[]): Obj[] {
   for (const m of messages) {
     switch (m.role) {
       case 'system':
-      case 'user':
         items.push({ role: m.role, content: m.content });
         break;
+      case 'user':
+        items.push({ role: m.role, content: responsesContent(m.content) });
+        break;
       case 'tool':
-        items.push({ type: 'function_call_output', call_id: m.toolCallId, output: m.content });
+        items.push({
+          type: 'function_call_output',
+          call_id: m.toolCallId,
+          // Text alone goes as the text, as before parts existed.
+          output: mediaParts(m.content).length === 0 ? textOf(m.content) : responsesContent(m.content),
+        });
         break;
       case 'assistant':
         if (m.content) items.push({ role: 'assistant', content: m.content });
@@ -115,6 +128,25 @@ export function toOpenAIResponses(messages: readonly Message[]): Obj[] {
     }
   }
   return items;
+}
+
+/** Responses takes every kind of part, inline or by URL, in a message and in a function output alike. */
+function responsesContent(content: string | ContentPart[]): string | Obj[] {
+  if (typeof content === 'string') return content;
+  let files = 0;
+  return content.map((part): Obj => {
+    if (part.type === 'text') return { type: 'input_text', text: part.text };
+    const media = mediaOf(part);
+    const url = media.kind === 'url' ? media.url : dataURL(media.mediaType, media.base64);
+    // A message's input_image needs `detail`; a function output's may leave it out: both take 'auto'.
+    if (part.type === 'image') return { type: 'input_image', image_url: url, detail: 'auto' };
+    const name = fileName(part, media, ++files);
+    if (media.kind === 'url')
+      return part.filename
+        ? { type: 'input_file', file_url: url, filename: name }
+        : { type: 'input_file', file_url: url };
+    return { type: 'input_file', file_data: url, filename: name };
+  });
 }
 
 /**
