@@ -7,7 +7,9 @@ import { streamBody } from '../../test/model-server/wire-format';
 import { ModelHTTPError } from '../errors/model-http-error';
 import { ModelNetworkError } from '../errors/model-network-error';
 import { ModelStreamError } from '../errors/model-stream-error';
-import { toolMessage, userMessage } from '../messages/constructors';
+import { UnsupportedContentError } from '../errors/unsupported-content-error';
+import { aiMessage, toolMessage, userMessage } from '../messages/constructors';
+import type { ContentPart, ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { StreamPart } from '../stream/stream-part';
 import { anthropic } from './anthropic';
@@ -19,6 +21,8 @@ import { openAICompatible } from './openai-compatible';
 import type { ChatModel, ModelRequest } from './types';
 
 const url = inject('modelServerUrl');
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const PDF = 'JVBERi0xLjcKJeLjz9MK';
 const KEY = 'sk-secret-0123456789';
 
 /** Every client, made for a scenario, with the server's format it speaks. */
@@ -84,6 +88,63 @@ describe.each(Object.keys(clients))('%s client', (name) => {
     const second = await drain(model, { messages: history, tools });
     expect(second.message.content).toBe('The answers are 36, 4.');
     expect(second.message.stopReason).toBe('end');
+  });
+
+  it('sends an image, and a PDF where the provider reads documents, in a form the server accepts', async () => {
+    const id = await scenario({ turns: [{ text: 'A red pixel.' }] });
+    const parts: ContentPart[] = [
+      { type: 'text', text: 'What is this?' },
+      { type: 'image', data: PNG, mediaType: 'image/png' },
+    ];
+    if (name !== 'ollama') parts.push({ type: 'file', data: PDF, mediaType: 'application/pdf', filename: 'r.pdf' });
+    const { message } = await drain(make(id), { messages: [userMessage(parts)] });
+    expect(message.content).toBe('A red pixel.');
+    const [request] = await requestsOf(url, id);
+    expect(request?.answer).toBe('stream');
+    expect(JSON.stringify(request?.body)).toContain(PNG);
+  });
+
+  it("sends a tool's image result the way the provider takes one, and the server reads the result", async () => {
+    const id = await scenario({
+      turns: [{ toolCalls: [{ name: 'multiply', args: { a: 1, b: 1 } }] }, { text: 'Saw {{results}}' }],
+    });
+    const first = await drain(make(id), { messages: [userMessage('Draw it')], tools });
+    const call = first.message.toolCalls[0] as ToolCall;
+    const result = toolMessage({
+      toolCallId: call.id,
+      name: call.name,
+      content: [
+        { type: 'text', text: 'drawn' },
+        { type: 'image', data: PNG, mediaType: 'image/png' },
+      ],
+    });
+    const second = await drain(make(id), { messages: [userMessage('Draw it'), first.message, result], tools });
+    expect(second.message.content).toMatch(/^Saw drawn/);
+    expect((await requestsOf(url, id)).map((r) => r.answer)).toEqual(['stream', 'stream']);
+  });
+
+  it('refuses a part the provider cannot take before anything is sent', async () => {
+    const id = await scenario({ turns: [{ text: 'never' }] });
+    // Each format has a part it cannot take: a file at a URL on Chat; an SVG on Anthropic; a URL
+    // in a Gemini function response; any document on Ollama. Responses takes them all.
+    if (name === 'openai-responses') return;
+    const bad: Record<string, ContentPart> = {
+      'openai-chat': { type: 'file', data: 'https://example.com/r.pdf', mediaType: 'application/pdf' },
+      anthropic: { type: 'image', data: 'PHN2Zz4=', mediaType: 'image/svg+xml' },
+      gemini: { type: 'image', data: 'https://example.com/a.png' },
+      ollama: { type: 'file', data: PDF, mediaType: 'application/pdf' },
+    };
+    const part = bad[name] as ContentPart;
+    const messages =
+      name === 'gemini'
+        ? [
+            userMessage('x'),
+            aiMessage({ toolCalls: [{ id: 'c', name: 'multiply', args: {} }] }),
+            toolMessage({ toolCallId: 'c', name: 'multiply', content: [part] }),
+          ]
+        : [userMessage([part])];
+    await expect(drain(make(id), { messages })).rejects.toThrow(UnsupportedContentError);
+    expect(await requestsOf(url, id)).toEqual([]);
   });
 
   it('gives the same parts in batches (one per chunk the server sent) as one by one', async () => {

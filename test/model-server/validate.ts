@@ -3,6 +3,7 @@
  * get wrong), and its own 400 error body for the ones it refuses. So request building is tested
  * by a server that says no, not only by a parser that says yes.
  */
+import { anthropicBlock, geminiPart, ollamaImages, openAIChatParts, openAIResponsesParts } from './media-parts';
 import { anthropicFormat, geminiFormat, ollamaFormat, openAIChatFormat, openAIResponsesFormat } from './output-format';
 import { list, obj, type WireFormat } from './wire-format';
 
@@ -126,9 +127,13 @@ function openAIChat(body: Obj): string | undefined {
     } else if (m.role === 'tool') {
       if (typeof m.tool_call_id !== 'string' || !callIds.has(m.tool_call_id))
         return `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.`;
-      if (typeof m.content !== 'string') return `Invalid 'messages[${i}].content': expected a string.`;
-    } else if (typeof m.content !== 'string' && !Array.isArray(m.content))
-      return `Invalid 'messages[${i}].content': expected a string.`;
+      // A tool message's content is text: a string or text parts.
+      const problem = openAIChatParts(m.content, `messages[${i}].content`, true);
+      if (problem) return problem;
+    } else {
+      const problem = openAIChatParts(m.content, `messages[${i}].content`, m.role !== 'user');
+      if (problem) return problem;
+    }
   }
   if (body.stream !== true) return 'This test server only streams: stream must be true.';
   return openAITools(body.tools, false) ?? openAIChatFormat(body);
@@ -147,9 +152,14 @@ function openAIResponses(body: Obj): string | undefined {
     } else if (item.type === 'function_call_output') {
       if (typeof item.call_id !== 'string' || !callIds.has(item.call_id))
         return `No tool call found for function call output with call_id ${String(item.call_id)}.`;
-      if (typeof item.output !== 'string') return `Invalid 'input[${i}].output': expected a string.`;
+      const problem = openAIResponsesParts(item.output, `input[${i}].output`);
+      if (problem) return problem;
     } else if (!['user', 'assistant', 'system', 'developer'].includes(String(item.role)))
       return `Invalid value for 'input[${i}].role': '${String(item.role)}'.`;
+    else {
+      const problem = openAIResponsesParts(item.content, `input[${i}].content`);
+      if (problem) return problem;
+    }
   }
   if (body.stream !== true) return 'This test server only streams: stream must be true.';
   return openAITools(body.tools, true) ?? openAIResponsesFormat(body);
@@ -183,7 +193,9 @@ function anthropic(body: Obj, headers: Record<string, string | string[] | undefi
         .map((b) => String(b.id)),
     );
     let sawText = false;
-    for (const block of blocks) {
+    for (const [j, block] of blocks.entries()) {
+      const problem = anthropicBlock(block, `messages.${i}.content.${j}`);
+      if (problem) return problem;
       if (block.type === 'tool_result') {
         if (sawText) return `messages.${i}: tool_result blocks must come before any other content`;
         if (!used.has(String(block.tool_use_id)))
@@ -225,6 +237,8 @@ function gemini(body: Obj): string | undefined {
         return `* GenerateContentRequest.contents[${i}].parts[${j}].function_response.name: Name cannot be empty.`;
       if (p.functionCall !== undefined && !nonEmpty(obj(p.functionCall).name))
         return `* GenerateContentRequest.contents[${i}].parts[${j}].function_call.name: Name cannot be empty.`;
+      const problem = geminiPart(p, `GenerateContentRequest.contents[${i}].parts[${j}]`);
+      if (problem) return problem;
     }
   }
   for (const [i, raw] of list(body.tools).entries()) {
@@ -249,6 +263,8 @@ function ollama(body: Obj): string | undefined {
     if (!['system', 'user', 'assistant', 'tool'].includes(String(m.role))) return `invalid role: ${String(m.role)}`;
     for (const c of list(m.tool_calls))
       if (typeof obj(obj(c).function).arguments !== 'object') return 'tool call arguments must be an object';
+    const problem = ollamaImages(m.images);
+    if (problem) return problem;
   }
   return ollamaFormat(body);
 }

@@ -269,15 +269,14 @@ export function toolResults(format: WireFormat, body: Obj): string[] {
     case 'openai-responses':
       for (const item of list(body.input).map(obj)) {
         if (item.type === 'function_call' && out.length > 0) out.length = 0;
-        if (item.type === 'function_call_output') out.push(String(item.output));
+        if (item.type === 'function_call_output') out.push(textOf(item.output, 'input_text'));
       }
       return out;
     case 'anthropic':
       for (const m of list(body.messages).map(obj)) {
         if (m.role === 'assistant') out.length = 0;
         for (const block of list(m.content).map(obj))
-          if (block.type === 'tool_result')
-            out.push(typeof block.content === 'string' ? block.content : JSON.stringify(block.content));
+          if (block.type === 'tool_result') out.push(textOf(block.content, 'text'));
       }
       return out;
     case 'gemini':
@@ -293,6 +292,22 @@ export function toolResults(format: WireFormat, body: Obj): string[] {
       }
       return out;
   }
+}
+
+/** A result's text: a string, or its parts of that type joined (an image or a file counts as `[image]`, `[file]`). */
+function textOf(content: unknown, textType: string): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return JSON.stringify(content);
+  return content
+    .map(obj)
+    .map((p) =>
+      p.type === textType
+        ? String(p.text)
+        : `[${String(p.type)
+            .replace(/^input_/, '')
+            .replace('document', 'file')}]`,
+    )
+    .join(' ');
 }
 
 export function obj(value: unknown): Obj {
