@@ -66,7 +66,8 @@ export { WorkerStartError } from './errors/worker-start-error';
 export { ToolInvoker } from './invoker/tool-invoker';
 export type { Interceptor, PageTool, ToolEvent, ToolInvokerOptions, ToolRequest } from './invoker/types';
 export type { JSONValue } from './json/json-value';
-export type { AIMessage, Message, ToolCall, ToolMessage, UserMessage } from './messages/types';
+export type { ContentPartInput } from './messages/to-content-part';
+export type { AIMessage, ContentPart, Message, ToolCall, ToolMessage, UserMessage } from './messages/types';
 export {
   type AnthropicOptions,
   anthropic,

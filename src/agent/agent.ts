@@ -22,7 +22,7 @@ import type { Checkpointer } from '../store/checkpointer';
 import type { ThreadSummary } from '../store/thread-summary';
 import { batchesOf } from '../stream/part-batches';
 import { deniedMessage, interruptedMessage, notFound, resumeDecided, verdictFor } from './approvals';
-import { checkStreamOptions, newThreadId, type ParsedInput, parseInput } from './input';
+import { checkStreamOptions, newThreadId, type ParsedInput, readInput } from './input';
 import { keepEarlyStep } from './keep-early-step';
 import { inCallOrder, Thread, threadMemory } from './thread';
 import { lockThread } from './thread-lock';
@@ -220,7 +220,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
     signal: AbortSignal,
     emit: (event: AgentEvent) => void,
   ): Promise<void> {
-    const parsed = parseInput(input);
+    const parsed = await readInput(input);
     // Before the thread is held: zod/mini's JSON Schema converter may have to be loaded.
     const schema = options.output ?? this.#output;
     const output = schema === undefined ? undefined : await resolveOutput(schema);

@@ -3,20 +3,42 @@ import { checkSignal } from '../errors/option-checks';
 import { isPlainObject } from '../json/json-value';
 import { userMessage } from '../messages/constructors';
 import { checkMessages } from '../messages/message-json';
+import { type ContentPartInput, toContent } from '../messages/to-content-part';
 import type { Message } from '../messages/types';
 import { checkOutputSchema } from '../output/output-schema';
 import type { AgentInput, AgentStreamOptions, ApprovalDecision } from './types';
 
 export type ParsedInput = { messages: Message[] } | { approvals: Map<string, { approved: boolean; reason?: string }> };
 
+/**
+ * What a run was given, read: a list of parts (text, images, files) becomes one user message, its
+ * `File`s, `Blob`s and bytes read into base64 (`toContent`); anything else as `parseInput` says.
+ */
+export async function readInput(input: AgentInput): Promise<ParsedInput> {
+  if (isPartList(input)) return { messages: [userMessage(await toContent(input))] };
+  return parseInput(input);
+}
+
+/** A non-empty list whose entries are all parts (`{ type }`), none a message (`{ role }`). */
+function isPartList(input: unknown): input is readonly ContentPartInput[] {
+  if (!Array.isArray(input) || input.length === 0) return false;
+  const parts = input.filter((x) => isPlainObject(x) && 'type' in x && !('role' in x)).length;
+  if (parts === 0) return false;
+  if (parts < input.length)
+    throw new TypeError(`An agent takes a list of messages or a list of parts, not both: got ${describeValue(input)}`);
+  return true;
+}
+
 /** What a run was given, checked: a `TypeError` (or `MessageValidationError`) says what is wrong. */
 export function parseInput(input: AgentInput): ParsedInput {
   if (typeof input === 'string') return { messages: [userMessage(input)] };
+  if (isPartList(input))
+    throw new TypeError('A list of parts is read with readInput (its files are read asynchronously)');
   if (Array.isArray(input)) return { messages: [...checkMessages(input)] };
   if (isPlainObject(input) && 'approvals' in input) return { approvals: parseApprovals(input.approvals) };
   if (isPlainObject(input) && 'role' in input) return { messages: [...checkMessages([input])] };
   throw new TypeError(
-    `An agent takes a user's text, a message, a list of messages or { approvals }, got ${describeValue(input)}`,
+    `An agent takes a user's text, a list of parts, a message, a list of messages or { approvals }, got ${describeValue(input)}`,
   );
 }
 

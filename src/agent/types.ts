@@ -1,5 +1,6 @@
 import type { ToolInvoker } from '../invoker/tool-invoker';
 import type { ToolEvent } from '../invoker/types';
+import type { ContentPartInput } from '../messages/to-content-part';
 import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messages/types';
 import type { ChatModel, ModelSettings } from '../models/types';
 import type { OutputSchema } from '../output/output-schema';
@@ -76,8 +77,17 @@ export interface AgentOptions<Tools extends ToolSet = ToolSet> extends ModelSett
   output?: OutputSchema;
 }
 
-/** What `stream` and `run` take: a user's text or messages, or decisions on pending approvals. */
-export type AgentInput = string | Message | readonly Message[] | { approvals: Record<string, ApprovalDecision> };
+/**
+ * What `stream` and `run` take: a user's text; a list of parts, the user's message with images
+ * and files (`{ type: 'image', data: file }`: a `File`, `Blob`, bytes, a `URL` or a string, read
+ * before the run starts); messages; or decisions on pending approvals.
+ */
+export type AgentInput =
+  | string
+  | readonly ContentPartInput[]
+  | Message
+  | readonly Message[]
+  | { approvals: Record<string, ApprovalDecision> };
 
 export interface AgentStreamOptions {
   /** The conversation to continue (or start). Default: a new thread (its id is on `finish`). */
