@@ -2,7 +2,7 @@
  * The offline demo model's script: what it answers to a conversation, with no network and no
  * key. It reads the person's last message, calls the demo's tools the way a real model would
  * (several at once when asked several things), and words an answer from what they returned.
- * Pure: it imports only types, so it is tested in Node.
+ * Pure (it imports types and `textOf`, a pure helper), so it is tested in Node.
  */
 import type { AIMessage, Message, ToolMessage } from 'moat';
 import { textOf } from 'moat/messages';

@@ -77,7 +77,7 @@ describe('a list of parts as input', () => {
 
   it('a list mixing parts and messages is a TypeError; an empty list and a list of messages are as before', async () => {
     await expect(readInput([{ type: 'text', text: 'a' }, userMessage('b')] as never)).rejects.toThrow(
-      /a list of messages or a list of parts, not both/,
+      /a list of messages \(\{ role \}\) or a list of parts \(\{ type \}\), each entry one of them/,
     );
     expect(await readInput([])).toEqual({ messages: [] });
     expect(await readInput([userMessage('b')])).toEqual({ messages: [{ role: 'user', content: 'b' }] });

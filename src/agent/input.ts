@@ -25,7 +25,9 @@ function isPartList(input: unknown): input is readonly ContentPartInput[] {
   const parts = input.filter((x) => isPlainObject(x) && 'type' in x && !('role' in x)).length;
   if (parts === 0) return false;
   if (parts < input.length)
-    throw new TypeError(`An agent takes a list of messages or a list of parts, not both: got ${describeValue(input)}`);
+    throw new TypeError(
+      `An agent takes a list of messages ({ role }) or a list of parts ({ type }), each entry one of them: got ${describeValue(input)}`,
+    );
   return true;
 }
 

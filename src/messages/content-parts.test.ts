@@ -103,6 +103,13 @@ describe('content parts in messages', () => {
       MessageValidationError,
     );
     expect(() => userMessage({} as never)).toThrow(TypeError);
+    // A media type in lower case without parameters; an image's is an image type.
+    expect(() => userMessage([{ type: 'image', data: 'iVBORw0K', mediaType: 'image/PNG' }])).toThrow(
+      /0\.mediaType: Invalid media type 'image\/PNG'/,
+    );
+    expect(() => userMessage([{ type: 'image', data: 'JVBERi0x', mediaType: 'application/pdf' }])).toThrow(
+      /Invalid media type 'application\/pdf' for an image/,
+    );
   });
 });
 

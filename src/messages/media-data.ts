@@ -10,6 +10,8 @@ export type MediaData =
   | { kind: 'base64'; base64: string; mediaType: string | undefined };
 
 const HTTP_URL = /^https?:\/\/\S+$/i;
+/** `type/subtype`, as a part's `mediaType` must be (lower case, no parameters). */
+export const MEDIA_TYPE = /^[a-z0-9][a-z0-9_.+-]*\/[a-z0-9_.+-]+$/;
 const DATA_URL = /^data:([^,;]*)((?:;[^,;]*)*);base64,(.*)$/is;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -33,9 +35,31 @@ export function mediaDataProblem(data: string): string | undefined {
  */
 export function readMediaData(data: string, mediaType?: string): MediaData {
   const m = DATA_URL.exec(data);
-  if (m) return { kind: 'base64', base64: m[3] ?? '', mediaType: mediaType ?? (m[1] ? m[1].toLowerCase() : undefined) };
+  if (m)
+    return { kind: 'base64', base64: m[3] ?? '', mediaType: mediaType ?? (m[1] ? normalMediaType(m[1]) : undefined) };
   if (/^https?:/i.test(data)) return { kind: 'url', url: data };
   return { kind: 'base64', base64: data, mediaType };
+}
+
+/**
+ * A media type as a part holds it: parameters dropped, lower case (`Image/PNG` → `image/png`,
+ * `text/plain; charset=utf-8` → `text/plain`); undefined when it is not `type/subtype`.
+ */
+export function normalMediaType(raw: string): string | undefined {
+  const type = raw.split(';')[0]?.trim().toLowerCase() ?? '';
+  return MEDIA_TYPE.test(type) ? type : undefined;
+}
+
+/**
+ * Whether a file of this type is text a model reads as it is (plain text, Markdown, CSV, JSON,
+ * XML, code): such files are sent as text parts, since most providers take only PDFs as documents.
+ */
+export function isTextType(mediaType: string): boolean {
+  return (
+    mediaType.startsWith('text/') ||
+    /^application\/(json|xml|csv|x-ndjson|ld\+json|yaml|x-yaml|toml|javascript|typescript|x-sh|sql)$/.test(mediaType) ||
+    /\+(json|xml)$/.test(mediaType)
+  );
 }
 
 /** A data: URL for base64 bytes. */

@@ -1,7 +1,7 @@
 import { MessageValidationError, type ValidationIssue } from '../errors/message-validation-error';
 import { describeValue } from '../errors/moat-error';
 import { isPlainObject, type JSONValue, toJSONValue } from '../json/json-value';
-import { mediaDataProblem } from './media-data';
+import { MEDIA_TYPE, mediaDataProblem } from './media-data';
 import type { Message } from './types';
 
 /**
@@ -51,15 +51,24 @@ const mediaData: Check = (v, path, issues) => {
   const problem = mediaDataProblem(v);
   if (problem) issue(issues, path, `Invalid data: it ${problem}`, 'invalid_format');
 };
-const mediaType: Check = (v, path, issues) => {
-  if (typeof v !== 'string') return issue(issues, path, `Invalid input: expected string, received ${kind(v)}`);
-  if (!/^[\w.+-]+\/[\w.+-]+$/.test(v))
-    issue(issues, path, `Invalid media type '${v}': expected type/subtype (image/png, say)`, 'invalid_format');
-};
+const mediaType =
+  (family = ''): Check =>
+  (v, path, issues) => {
+    if (typeof v !== 'string') return issue(issues, path, `Invalid input: expected string, received ${kind(v)}`);
+    if (!MEDIA_TYPE.test(v))
+      issue(
+        issues,
+        path,
+        `Invalid media type '${v}': expected type/subtype in lower case, without parameters (image/png, say)`,
+        'invalid_format',
+      );
+    else if (!v.startsWith(family))
+      issue(issues, path, `Invalid media type '${v}' for an image: expected image/…`, 'invalid_format');
+  };
 const PARTS: Record<string, Record<string, [Check, 'optional'?]>> = {
   text: { type: [string], text: [string] },
-  image: { type: [string], data: [mediaData], mediaType: optional(mediaType) },
-  file: { type: [string], data: [mediaData], mediaType: [mediaType], filename: optional(string) },
+  image: { type: [string], data: [mediaData], mediaType: optional(mediaType('image/')) },
+  file: { type: [string], data: [mediaData], mediaType: [mediaType()], filename: optional(string) },
 };
 const part: Check = (v, path, issues) => {
   if (!isPlainObject(v)) return issue(issues, path, `Invalid input: expected object, received ${kind(v)}`);

@@ -23,6 +23,18 @@ describe('toContentPart', () => {
     });
   });
 
+  it('keeps a media type as type/subtype in lower case: parameters and capitals go', async () => {
+    const text = new Blob(['hello'], { type: 'text/plain; charset=utf-8' });
+    expect(await toContentPart({ type: 'file', data: text })).toEqual({
+      type: 'file',
+      data: b64(new TextEncoder().encode('hello')),
+      mediaType: 'text/plain',
+    });
+    expect(await toContentPart({ type: 'image', data: PNG, mediaType: 'Image/PNG' })).toMatchObject({
+      mediaType: 'image/png',
+    });
+  });
+
   it('tells the type of a Blob without one, of bytes and of base64 by their first bytes', async () => {
     expect(await toContentPart({ type: 'image', data: new Blob([PNG]) })).toMatchObject({ mediaType: 'image/png' });
     expect(

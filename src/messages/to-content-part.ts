@@ -1,7 +1,14 @@
 import { describeValue } from '../errors/moat-error';
 import { UnknownMediaTypeError } from '../errors/unknown-media-type-error';
 import { isPlainObject } from '../json/json-value';
-import { base64FromBytes, mediaDataProblem, readMediaData, sniffBase64, sniffMediaType } from './media-data';
+import {
+  base64FromBytes,
+  mediaDataProblem,
+  normalMediaType,
+  readMediaData,
+  sniffBase64,
+  sniffMediaType,
+} from './media-data';
 import type { Content, ContentPart, TextPart } from './types';
 
 /** Image or file data as a user hands it over: a `File`, a `Blob`, bytes, a `URL`, or a string (base64 or a URL). */
@@ -25,8 +32,6 @@ export interface FilePartInput {
 /** A part as a user gives it, before its data is read into a string. */
 export type ContentPartInput = TextPart | ImagePartInput | FilePartInput;
 
-const MEDIA_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
-
 /**
  * A part as a message holds it: a `File`, `Blob` or bytes read into base64 with their media
  * type (given, the blob's own, a `data:` URL's, or told by the first bytes: PNG, JPEG, GIF,
@@ -47,11 +52,12 @@ export async function toContentPart(input: ContentPartInput): Promise<ContentPar
     throw new TypeError(
       `Expected a part of type 'text', 'image' or 'file', got ${describeValue((part as { type: unknown }).type)}`,
     );
-  if (part.mediaType !== undefined && (typeof part.mediaType !== 'string' || !MEDIA_TYPE.test(part.mediaType)))
+  const given = typeof part.mediaType === 'string' ? normalMediaType(part.mediaType) : undefined;
+  if (part.mediaType !== undefined && given === undefined)
     throw new TypeError(
       `Expected \`mediaType\` to be type/subtype (image/png, say), got ${describeValue(part.mediaType)}`,
     );
-  const read = await readData(part);
+  const read = await readData(given === undefined ? part : { ...part, mediaType: given });
   if (part.type === 'image') {
     if (read.mediaType !== undefined && !read.mediaType.startsWith('image/'))
       throw new TypeError(`An image part holds ${read.mediaType}: send it as a { type: 'file' } part`);
@@ -96,7 +102,8 @@ async function readData(part: ImagePartInput | FilePartInput): Promise<ReadData>
     const named = typeof (data as File).name === 'string' ? (data as File).name : undefined;
     const source = `${named ? `the file '${named}'` : 'a Blob'} of ${bytes.length} bytes with no type`;
     // A browser says application/octet-stream for a file it cannot place: the bytes may tell.
-    const own = data.type === '' || data.type === 'application/octet-stream' ? undefined : data.type;
+    const type = normalMediaType(data.type);
+    const own = type === 'application/octet-stream' ? undefined : type;
     const read = fromBytes(part, bytes, own, source);
     return named === undefined ? read : { ...read, filename: named };
   }

@@ -1,11 +1,9 @@
 /**
  * Anthropic Messages API: a message → `AIMessage`, history → `{ system, messages }`.
  */
-import { textFromBase64 } from '../messages/media-data';
-import { checkMessages } from '../messages/message-json';
 import { textOf } from '../messages/text-of';
 import type { AIMessage, Content, Message, StopReason, Usage } from '../messages/types';
-import { type MediaPart, mediaOf, mediaParts, unsupported, type Where } from './media';
+import { forRequest, type MediaPart, mediaOf, mediaParts, unsupported, type Where } from './media';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
 
@@ -110,7 +108,6 @@ export interface AnthropicRequest {
  * @example const { system, messages } = toAnthropic(history)
  */
 export function toAnthropic(history: readonly Message[]): AnthropicRequest {
-  checkMessages(history);
   const system: string[] = [];
   const messages: Obj[] = [];
   const userTurn = (): Obj[] => {
@@ -120,7 +117,7 @@ export function toAnthropic(history: readonly Message[]): AnthropicRequest {
     messages.push({ role: 'user', content });
     return content;
   };
-  for (const m of history) {
+  for (const m of forRequest(history)) {
     switch (m.role) {
       case 'system':
         system.push(m.content);
@@ -183,15 +180,8 @@ function anthropicMedia(part: MediaPart, where: Where): Obj {
         ? { type: 'url', url: media.url }
         : { type: 'base64', media_type: 'application/pdf', data: media.base64 },
     );
-  if (media.mediaType === 'text/plain' && media.kind === 'base64')
-    return block({ type: 'text', media_type: 'text/plain', data: textFromBase64(media.base64) });
-  throw unsupported(
-    'anthropic',
-    part,
-    media,
-    where,
-    'documents that are PDFs (base64 or a URL) or plain text (base64)',
-  );
+  // Text files (held as base64) went as text parts already (forRequest).
+  throw unsupported('anthropic', part, media, where, 'documents that are PDFs (base64 or a URL) or text');
 }
 
 /**

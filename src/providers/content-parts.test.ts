@@ -25,7 +25,7 @@ const URL_PDF = 'https://example.com/report.pdf';
 const ask = userMessage([
   { type: 'text', text: 'What is in this picture?' },
   { type: 'image', data: PNG, mediaType: 'image/png' },
-  { type: 'image', data: URL_IMAGE },
+  { type: 'image', data: URL_IMAGE, mediaType: 'image/jpeg' },
   { type: 'file', data: PDF, mediaType: 'application/pdf', filename: 'report.pdf' },
 ]);
 const call = { id: 'call_1', name: 'chart', args: { q: 'sales' } };
@@ -91,6 +91,12 @@ describe('OpenAI Chat', () => {
       },
     ];
     expect(toOpenAIChat([userMessage('Draw the sales'), two, drawn, second])).toEqual(expected);
+  });
+
+  it('a document that is not a PDF is refused (Chat Completions reads PDFs only)', () => {
+    const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+    const m = userMessage([{ type: 'file', data: PDF, mediaType: docx }]);
+    expect(() => toOpenAIChat([m])).toThrow(UnsupportedContentError);
   });
 
   it('a file at a URL is refused before anything is sent', () => {
@@ -159,20 +165,20 @@ describe('Anthropic', () => {
     expect(toAnthropic([ask])).toEqual({ messages: expected });
   });
 
-  it('a PDF at a URL and a plain-text file are documents too', () => {
+  it('a PDF at a URL is a document too; a text file goes as text that names it', () => {
     const text = Buffer.from('Dear diary').toString('base64');
     const expected: MessageParam[] = [
       {
         role: 'user',
         content: [
           { type: 'document', source: { type: 'url', url: URL_PDF } },
-          { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Dear diary' } },
+          { type: 'text', text: '<file name="diary.txt" type="text/plain">\nDear diary\n</file>' },
         ],
       },
     ];
     const m = userMessage([
       { type: 'file', data: URL_PDF, mediaType: 'application/pdf' },
-      { type: 'file', data: text, mediaType: 'text/plain' },
+      { type: 'file', data: text, mediaType: 'text/plain', filename: 'diary.txt' },
     ]);
     expect(toAnthropic([m])).toEqual({ messages: expected });
   });
@@ -234,7 +240,7 @@ describe('Gemini', () => {
         parts: [
           { text: 'What is in this picture?' },
           { inlineData: { mimeType: 'image/png', data: PNG } },
-          { fileData: { fileUri: URL_IMAGE } },
+          { fileData: { mimeType: 'image/jpeg', fileUri: URL_IMAGE } },
           { inlineData: { mimeType: 'application/pdf', data: PDF } },
         ],
       },
@@ -253,13 +259,18 @@ describe('Gemini', () => {
             functionResponse: {
               name: 'chart',
               response: { result: 'The chart.' },
-              parts: [{ inlineData: { mimeType: 'image/png', data: PNG, displayName: 'chart-1' } }],
+              parts: [{ inlineData: { mimeType: 'image/png', data: PNG, displayName: 'call_1-1' } }],
             },
           },
         ],
       },
     ];
     expect(toGemini(toolTurn)).toEqual({ contents: expected });
+  });
+
+  it('refuses an image URL whose media type is not given (fileData needs it)', () => {
+    const untyped = userMessage([{ type: 'image', data: URL_IMAGE }]);
+    expect(() => toGemini([untyped])).toThrow(UnsupportedContentError);
   });
 
   it('refuses a URL in a function response (inline data only)', () => {
@@ -283,7 +294,11 @@ describe('Ollama', () => {
     const expected: OllamaMessage[] = [
       { role: 'user', content: 'Draw the sales' },
       { role: 'assistant', content: '', tool_calls: [{ function: { name: 'chart', arguments: { q: 'sales' } } }] },
-      { role: 'tool', content: 'The chart.\n(The images it returned follow in a user message.)', tool_name: 'chart' },
+      {
+        role: 'tool',
+        content: 'The chart.\n(The images or files it returned follow in a user message.)',
+        tool_name: 'chart',
+      },
       { role: 'user', content: 'What the tool chart returned (call call_1): 1 image(s).', images: [PNG] },
     ];
     expect(toOllama(toolTurn)).toEqual(expected);
@@ -316,6 +331,43 @@ describe('every converter', () => {
     for (const to of [toAnthropic, toGemini, toOllama]) expect(to(asParts)).toEqual(to(plain));
     expect(toOpenAIChat(asParts).slice(1)).toEqual(toOpenAIChat(plain).slice(1));
     expect(toOpenAIResponses(asParts).slice(1)).toEqual(toOpenAIResponses(plain).slice(1));
+  });
+
+  it('a text-like file (CSV, Markdown, JSON) goes as a text part that names it, even where documents are refused', () => {
+    const csv = Buffer.from('a,b\n1,2').toString('base64');
+    const m = userMessage([
+      { type: 'text', text: 'Sum column b' },
+      { type: 'file', data: csv, mediaType: 'text/csv', filename: 'n.csv' },
+    ]);
+    const text = '<file name="n.csv" type="text/csv">\na,b\n1,2\n</file>';
+    expect(toOpenAIChat([m])[0]?.content).toEqual([
+      { type: 'text', text: 'Sum column b' },
+      { type: 'text', text },
+    ]);
+    expect(toOpenAIResponses([m])[0]?.content).toEqual([
+      { type: 'input_text', text: 'Sum column b' },
+      { type: 'input_text', text },
+    ]);
+    expect(toGemini([m]).contents[0]?.parts).toEqual([{ text: 'Sum column b' }, { text }]);
+    expect(toOllama([m])).toEqual([{ role: 'user', content: `Sum column b\n${text}` }]);
+  });
+
+  it('leaves out empty text parts (Anthropic refuses them)', () => {
+    const m = userMessage([
+      { type: 'text', text: '' },
+      { type: 'image', data: PNG, mediaType: 'image/png' },
+    ]);
+    expect(toAnthropic([m]).messages[0]?.content).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+    ]);
+  });
+
+  it("an unnamed file is named by its type's usual extension", () => {
+    const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+    const m = userMessage([{ type: 'file', data: PDF, mediaType: docx }]);
+    expect(toOpenAIResponses([m])[0]?.content).toEqual([
+      { type: 'input_file', file_data: `data:${docx};base64,${PDF}`, filename: 'attachment-1.docx' },
+    ]);
   });
 
   it('an image of a type no byte tells, and none given, is an UnknownMediaTypeError', () => {

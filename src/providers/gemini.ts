@@ -2,10 +2,9 @@
  * Google Gemini `generateContent` (AI Studio and Vertex): a response → `AIMessage`, history →
  * `{ systemInstruction, contents }`.
  */
-import { checkMessages } from '../messages/message-json';
 import { textOf } from '../messages/text-of';
 import type { AIMessage, Content, Message, StopReason, ToolMessage, Usage } from '../messages/types';
-import { mediaOf, mediaParts, unsupported } from './media';
+import { forRequest, mediaOf, mediaParts, unsupported } from './media';
 import { type JSONSchema, type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
 
@@ -114,11 +113,10 @@ export interface GeminiRequest {
  * @example const body = { ...toGemini(history), tools: toGeminiTools(specs) }
  */
 export function toGemini(history: readonly Message[]): GeminiRequest {
-  checkMessages(history);
   const system: string[] = [];
   const contents: Obj[] = [];
   const given = new Set<string>();
-  for (const m of history) {
+  for (const m of forRequest(history)) {
     switch (m.role) {
       case 'system':
         system.push(m.content);
@@ -178,7 +176,10 @@ function geminiParts(content: Content): Obj[] {
     if (part.type === 'text') return { text: part.text };
     const media = mediaOf(part);
     if (media.kind === 'base64') return { inlineData: { mimeType: media.mediaType, data: media.base64 } };
-    return { fileData: media.mediaType ? { mimeType: media.mediaType, fileUri: media.url } : { fileUri: media.url } };
+    // fileData's mimeType is required: a URL's type is not known without fetching it.
+    if (!media.mediaType)
+      throw unsupported('gemini', part, media, 'a user message', 'a URL only with its mediaType given (fileData)');
+    return { fileData: { mimeType: media.mediaType, fileUri: media.url } };
   });
 }
 
@@ -186,6 +187,7 @@ function geminiParts(content: Content): Obj[] {
 function functionResponseParts(m: ToolMessage): Obj[] {
   return mediaParts(m.content).map((part, i) => {
     const media = mediaOf(part);
+    // FunctionResponseFileData "is not supported in Gemini API" (Vertex AI only, per the genai SDK).
     if (media.kind === 'url')
       throw unsupported(
         'gemini',
@@ -194,7 +196,8 @@ function functionResponseParts(m: ToolMessage): Obj[] {
         'a tool result',
         'images and files as base64 in a function response (inlineData)',
       );
-    const displayName = part.type === 'file' && part.filename ? part.filename : `${m.name}-${i + 1}`;
+    // Unique in the request: two calls of one tool each name their own.
+    const displayName = part.type === 'file' && part.filename ? part.filename : `${m.toolCallId}-${i + 1}`;
     return { inlineData: { mimeType: media.mediaType, data: media.base64, displayName } };
   });
 }

@@ -4,8 +4,11 @@
  */
 import { UnknownMediaTypeError } from '../errors/unknown-media-type-error';
 import { UnsupportedContentError } from '../errors/unsupported-content-error';
-import { readMediaData, sniffBase64 } from '../messages/media-data';
-import type { Content, ContentPart, FilePart, ImagePart } from '../messages/types';
+import { dataURL, isTextType, readMediaData, sniffBase64, textFromBase64 } from '../messages/media-data';
+import { checkMessages } from '../messages/message-json';
+import { textOf } from '../messages/text-of';
+import type { Content, ContentPart, FilePart, ImagePart, Message, ToolMessage } from '../messages/types';
+import type { Obj } from './wire';
 
 export type MediaPart = ImagePart | FilePart;
 
@@ -48,9 +51,64 @@ export function unsupported(
   return new UnsupportedContentError({ provider, part: describePart(part, media), where, accepted });
 }
 
-/** A content's parts: a string is one text part. */
-export function partsOf(content: Content): ContentPart[] {
-  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+/**
+ * The history as a converter sends it: checked (`checkMessages`), each text-like file (plain
+ * text, Markdown, CSV, JSON… held as base64) read into a text part that names it, since most
+ * providers take only PDFs as documents; empty text parts left out (Anthropic refuses them).
+ */
+export function forRequest(history: readonly Message[]): Message[] {
+  return checkMessages(history).map((m) => {
+    if ((m.role !== 'user' && m.role !== 'tool') || typeof m.content === 'string') return m;
+    const parts = m.content.map(textFileAsText).filter((p) => p.type !== 'text' || p.text !== '');
+    return { ...m, content: parts.length > 0 ? parts : '' };
+  });
+}
+
+function textFileAsText(part: ContentPart): ContentPart {
+  if (part.type !== 'file' || !isTextType(part.mediaType)) return part;
+  const read = readMediaData(part.data, part.mediaType);
+  if (read.kind === 'url') return part;
+  const name = part.filename ? ` name=${JSON.stringify(part.filename)}` : '';
+  return {
+    type: 'text',
+    text: `<file${name} type="${part.mediaType}">\n${textFromBase64(read.base64)}\n</file>`,
+  };
+}
+
+/** A part's data as a URL: its own, or a data: URL for base64. */
+export function urlOf(media: Media): string {
+  return media.kind === 'url' ? media.url : dataURL(media.mediaType, media.base64);
+}
+
+/** What a tool message says when its images and files follow in a user message. */
+export function toolTextBeforeMedia(m: ToolMessage): string {
+  const text = textOf(m.content);
+  return `${text ? `${text}\n` : ''}(The images or files it returned follow in a user message.)`;
+}
+
+/**
+ * For providers whose tool messages take text only (Chat Completions, Ollama): each message
+ * converted, and after each run of tool messages one user message (`media`) with the images and
+ * files those results held.
+ */
+export function withToolMediaAfter(
+  history: readonly Message[],
+  convert: (m: Message) => Obj,
+  media: (results: ToolMessage[]) => Obj,
+): Obj[] {
+  const out: Obj[] = [];
+  let run: ToolMessage[] = [];
+  const flush = () => {
+    if (run.length > 0) out.push(media(run));
+    run = [];
+  };
+  for (const m of history) {
+    if (m.role !== 'tool') flush();
+    out.push(convert(m));
+    if (m.role === 'tool' && mediaParts(m.content).length > 0) run.push(m);
+  }
+  flush();
+  return out;
 }
 
 /** The image and file parts of a content (none for a string). */
@@ -58,9 +116,26 @@ export function mediaParts(content: Content): MediaPart[] {
   return typeof content === 'string' ? [] : content.filter((p): p is MediaPart => p.type !== 'text');
 }
 
-/** A name for an unnamed file, for providers that want one with inline data: `attachment-1.pdf`. */
+const EXTENSIONS: Record<string, string> = {
+  'application/pdf': 'pdf',
+  'text/plain': 'txt',
+  'text/markdown': 'md',
+  'text/csv': 'csv',
+  'text/html': 'html',
+  'application/json': 'json',
+  'application/msword': 'doc',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
+};
+
+/**
+ * A name for an unnamed file, for providers that want one with inline data (OpenAI reads the
+ * type from its extension): `attachment-1.pdf`.
+ */
 export function fileName(part: FilePart, media: Media, n: number): string {
   if (part.filename) return part.filename;
-  const subtype = (media.mediaType ?? 'application/octet-stream').split('/')[1] ?? 'bin';
-  return `attachment-${n}.${subtype.replace(/[^\w.-]/g, '') || 'bin'}`;
+  const type = media.mediaType ?? '';
+  const extension = EXTENSIONS[type] ?? (type.split('/')[1]?.replace(/[^\w]/g, '') || 'bin');
+  return `attachment-${n}.${extension}`;
 }

@@ -2,10 +2,18 @@
  * Ollama's native chat API (`/api/chat`, NDJSON when streaming): a response → `AIMessage`,
  * history → `messages`. (Ollama's OpenAI-compatible `/v1` endpoint uses `openai-chat`.)
  */
-import { checkMessages } from '../messages/message-json';
 import { textOf } from '../messages/text-of';
 import type { AIMessage, Content, Message, StopReason, ToolMessage, Usage } from '../messages/types';
-import { type MediaPart, mediaOf, mediaParts, unsupported, type Where } from './media';
+import {
+  forRequest,
+  type MediaPart,
+  mediaOf,
+  mediaParts,
+  toolTextBeforeMedia,
+  unsupported,
+  type Where,
+  withToolMediaAfter,
+} from './media';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
 
@@ -65,24 +73,16 @@ export function fromOllama(response: unknown): AIMessage {
  * @example body.messages = toOllama(history)
  */
 export function toOllama(history: readonly Message[]): Obj[] {
-  const out: Obj[] = [];
-  let shown: { text: string[]; images: string[] } | undefined;
-  const flush = () => {
-    if (shown) out.push({ role: 'user', content: shown.text.join('\n'), images: shown.images });
-    shown = undefined;
-  };
-  for (const m of checkMessages(history)) {
-    if (m.role !== 'tool') flush();
-    out.push(toOllamaMessage(m));
-    const images = m.role === 'tool' ? ollamaImages(mediaParts(m.content), 'a tool result') : [];
-    if (m.role === 'tool' && images.length > 0) {
-      shown ??= { text: [], images: [] };
-      shown.text.push(`What the tool ${m.name} returned (call ${m.toolCallId}): ${images.length} image(s).`);
-      shown.images.push(...images);
-    }
-  }
-  flush();
-  return out;
+  return withToolMediaAfter(forRequest(history), toOllamaMessage, (results) => {
+    const shown = results.map((m) => ({ m, images: ollamaImages(mediaParts(m.content), 'a tool result') }));
+    return {
+      role: 'user',
+      content: shown
+        .map(({ m, images }) => `What the tool ${m.name} returned (call ${m.toolCallId}): ${images.length} image(s).`)
+        .join('\n'),
+      images: shown.flatMap(({ images }) => images),
+    };
+  });
 }
 
 function ollamaImages(parts: MediaPart[], where: Where): string[] {
@@ -105,13 +105,8 @@ function ollamaUser(content: Content): Obj {
 }
 
 function ollamaTool(m: ToolMessage): Obj {
-  const text = textOf(m.content);
   const media = mediaParts(m.content).length > 0;
-  return {
-    role: 'tool',
-    content: media ? `${text ? `${text}\n` : ''}(The images it returned follow in a user message.)` : text,
-    tool_name: m.name,
-  };
+  return { role: 'tool', content: media ? toolTextBeforeMedia(m) : textOf(m.content), tool_name: m.name };
 }
 
 function toOllamaMessage(m: Message): Obj {

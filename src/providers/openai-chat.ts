@@ -3,11 +3,20 @@
  * Alibaba, vLLM, Ollama's /v1, …): responses → `AIMessage`, history → request messages.
  */
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
-import { dataURL } from '../messages/media-data';
-import { checkMessages } from '../messages/message-json';
 import { textOf } from '../messages/text-of';
 import type { AIMessage, Content, Message, StopReason, ToolMessage, Usage } from '../messages/types';
-import { fileName, type MediaPart, mediaOf, mediaParts, partsOf, unsupported, type Where } from './media';
+import {
+  fileName,
+  forRequest,
+  type MediaPart,
+  mediaOf,
+  mediaParts,
+  toolTextBeforeMedia,
+  unsupported,
+  urlOf,
+  type Where,
+  withToolMediaAfter,
+} from './media';
 import { strictModeProblems, type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
 
@@ -106,25 +115,16 @@ export interface ToOpenAIChatOptions {
  * @example body.messages = toOpenAIChat(history)
  */
 export function toOpenAIChat(messages: readonly Message[], options: ToOpenAIChatOptions = {}): Obj[] {
-  const out: Obj[] = [];
-  let shown: Obj[] = [];
-  const flush = () => {
-    if (shown.length > 0) out.push({ role: 'user', content: shown });
-    shown = [];
-  };
-  for (const m of checkMessages(messages)) {
-    if (m.role !== 'tool') flush();
-    out.push(toOpenAIChatMessage(m, options));
-    if (m.role === 'tool') shown.push(...toolMedia(m));
-  }
-  flush();
-  return out;
+  return withToolMediaAfter(
+    forRequest(messages),
+    (m) => toOpenAIChatMessage(m, options),
+    (results) => ({ role: 'user', content: results.flatMap(toolMedia) }),
+  );
 }
 
 /** A tool result's images and files as user-message parts, introduced by a line naming the call. */
 function toolMedia(m: ToolMessage): Obj[] {
   const parts = mediaParts(m.content);
-  if (parts.length === 0) return [];
   return [
     { type: 'text', text: `What the tool ${m.name} returned (call ${m.toolCallId}):` },
     ...parts.map((p, i) => chatPart(p, 'a tool result', i + 1)),
@@ -134,14 +134,14 @@ function toolMedia(m: ToolMessage): Obj[] {
 function chatContent(content: Content): string | Obj[] {
   if (typeof content === 'string') return content;
   let files = 0;
-  return partsOf(content).map((p) =>
+  return content.map((p) =>
     p.type === 'text' ? { type: 'text', text: p.text } : chatPart(p, 'a user message', ++files),
   );
 }
 
 function chatPart(part: MediaPart, where: Where, n: number): Obj {
   const media = mediaOf(part);
-  const url = media.kind === 'url' ? media.url : dataURL(media.mediaType, media.base64);
+  const url = urlOf(media);
   if (part.type === 'image') return { type: 'image_url', image_url: { url } };
   if (media.kind === 'url')
     throw unsupported(
@@ -151,6 +151,10 @@ function chatPart(part: MediaPart, where: Where, n: number): Obj {
       where,
       'files as base64 (file_data) or uploaded (file_id), not a URL',
     );
+  // "Chat Completions accepts only PDF files as file content parts" (OpenAI's file inputs guide);
+  // text files went as text already (forRequest).
+  if (media.mediaType !== 'application/pdf')
+    throw unsupported('openai-chat', part, media, where, 'files that are PDFs (other documents: the Responses API)');
   return { type: 'file', file: { file_data: url, filename: fileName(part, media, n) } };
 }
 
@@ -160,15 +164,12 @@ function toOpenAIChatMessage(m: Message, options: ToOpenAIChatOptions): Obj {
       return { role: m.role, content: m.content };
     case 'user':
       return { role: m.role, content: chatContent(m.content) };
-    case 'tool': {
-      const text = textOf(m.content);
-      const media = mediaParts(m.content).length > 0;
+    case 'tool':
       return {
         role: 'tool',
         tool_call_id: m.toolCallId,
-        content: media ? `${text ? `${text}\n` : ''}(The images or files it returned follow in a user message.)` : text,
+        content: mediaParts(m.content).length > 0 ? toolTextBeforeMedia(m) : textOf(m.content),
       };
-    }
     case 'assistant': {
       const toolCalls = [
         ...m.toolCalls.map((c) => ({

@@ -1,11 +1,9 @@
 /**
  * OpenAI Responses API: a response's `output` items → `AIMessage`, history → `input` items.
  */
-import { dataURL } from '../messages/media-data';
-import { checkMessages } from '../messages/message-json';
 import { textOf } from '../messages/text-of';
 import type { AIMessage, ContentPart, Message, StopReason, Usage } from '../messages/types';
-import { fileName, mediaOf, mediaParts } from './media';
+import { fileName, forRequest, mediaOf, mediaParts, urlOf } from './media';
 import { checkStrict, type ToOpenAIToolsOptions } from './openai-chat';
 import { type ToolSpec, validateToolSpecs } from './tool-spec';
 import { arr, CallCollector, compact, num, type Obj, obj, str } from './wire';
@@ -98,9 +96,8 @@ export function fromOpenAIResponses(response: unknown): AIMessage {
  * @example body.input = toOpenAIResponses(history)
  */
 export function toOpenAIResponses(messages: readonly Message[]): Obj[] {
-  checkMessages(messages);
   const items: Obj[] = [];
-  for (const m of messages) {
+  for (const m of forRequest(messages)) {
     switch (m.role) {
       case 'system':
         items.push({ role: m.role, content: m.content });
@@ -137,7 +134,7 @@ function responsesContent(content: string | ContentPart[]): string | Obj[] {
   return content.map((part): Obj => {
     if (part.type === 'text') return { type: 'input_text', text: part.text };
     const media = mediaOf(part);
-    const url = media.kind === 'url' ? media.url : dataURL(media.mediaType, media.base64);
+    const url = urlOf(media);
     // A message's input_image needs `detail`; a function output's may leave it out: both take 'auto'.
     if (part.type === 'image') return { type: 'input_image', image_url: url, detail: 'auto' };
     const name = fileName(part, media, ++files);

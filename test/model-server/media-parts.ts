@@ -133,6 +133,8 @@ export function geminiPart(part: Obj, at: string): string | undefined {
   if (part.fileData !== undefined) {
     const file = obj(part.fileData);
     if (typeof file.fileUri !== 'string' || file.fileUri === '') return `* ${at}.file_data.file_uri: URI is required.`;
+    if (typeof file.mimeType !== 'string' || file.mimeType === '')
+      return `* ${at}.file_data.mime_type: MIME type is required.`;
   }
   if (part.functionResponse !== undefined) {
     for (const [k, raw] of list(obj(part.functionResponse).parts).entries()) {

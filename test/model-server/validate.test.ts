@@ -19,7 +19,7 @@ const history: Message[] = [
   userMessage([
     { type: 'text', text: 'Look' },
     { type: 'image', data: PNG, mediaType: 'image/png' },
-    { type: 'image', data: 'https://example.com/a.jpg' },
+    { type: 'image', data: 'https://example.com/a.jpg', mediaType: 'image/jpeg' },
   ]),
   aiMessage({ toolCalls: [{ id: 'call_1', name: 'chart', args: {} }], stopReason: 'tool-calls' }),
   toolMessage({
@@ -209,6 +209,11 @@ describe('a malformed part is refused in the provider words', () => {
       'file data without a URI',
       { fileData: { mimeType: 'image/png' } },
       '* GenerateContentRequest.contents[0].parts[0].file_data.file_uri: URI is required.',
+    ],
+    [
+      'file data without a media type',
+      { fileData: { fileUri: 'https://x/a.png' } },
+      '* GenerateContentRequest.contents[0].parts[0].file_data.mime_type: MIME type is required.',
     ],
     [
       'a URL in a function response',
