@@ -22,6 +22,7 @@ export type {
   ThreadSnapshot,
 } from './agent/index';
 export {
+  type Attachment,
   type Chat,
   type ChatAgent,
   type ChatOptions,
@@ -29,6 +30,8 @@ export {
   type ChatStatus,
   type ChatThread,
   createChat,
+  type SendOptions,
+  type UIMediaPart,
   type UIMessage,
   type UIPart,
   type UIToolPart,

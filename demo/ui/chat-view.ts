@@ -54,8 +54,16 @@ class MessageView {
     if (message === this.#message) return;
     this.#message = message;
     if (this.role === 'user') {
+      // A person's message is drawn once: its text, then a thumbnail or a name per attachment.
       const text = message.parts.map((p) => ('text' in p ? p.text : '')).join('');
-      if (this.element.textContent !== text) this.element.replaceChildren(h('p', {}, text));
+      const attached = message.parts.flatMap((p) =>
+        p.type === 'image'
+          ? [h('img', { class: 'attachment', src: p.url, alt: p.filename ?? 'An attached image' })]
+          : p.type === 'file'
+            ? [h('span', { class: 'attachment file' }, p.filename ?? p.mediaType ?? 'A file')]
+            : [],
+      );
+      this.element.replaceChildren(...(text ? [h('p', {}, text)] : []), ...attached);
       return;
     }
     const parts = message.parts;
@@ -127,7 +135,7 @@ class MessageView {
     if (part.type === 'tool') block.card?.show(part, this.decide);
     else if (part.type === 'text') renderMarkdownSoon(block.element, part.text);
     else if (part.type === 'reasoning') renderMarkdownSoon(block.element.lastElementChild as HTMLElement, part.text);
-    else block.element.textContent = JSON.stringify(part.value, null, 2) ?? '';
+    else if (part.type === 'output') block.element.textContent = JSON.stringify(part.value, null, 2) ?? '';
   }
 }
 

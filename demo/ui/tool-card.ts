@@ -124,6 +124,12 @@ export class ToolCard {
         break;
       case 'output':
         this.finish(part.output ?? '', true, took);
+        for (const media of part.media ?? [])
+          this.#result.append(
+            media.type === 'image'
+              ? h('img', { class: 'attachment', src: media.url, alt: `An image ${part.name} returned` })
+              : h('span', { class: 'attachment file' }, media.filename ?? media.mediaType ?? 'A file'),
+          );
         break;
       case 'error':
       case 'denied':

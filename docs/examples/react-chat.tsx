@@ -53,6 +53,13 @@ function Message({ message, chat }: { message: UIMessage; chat: Chat }) {
         if (part.type === 'text') return <p key={i}>{part.text}</p>;
         if (part.type === 'reasoning') return <details key={i}>{part.text}</details>;
         if (part.type === 'output') return <pre key={i}>{JSON.stringify(part.value, null, 2)}</pre>;
+        if (part.type === 'image') return <img key={i} src={part.url} alt={part.filename ?? 'attached'} />;
+        if (part.type === 'file')
+          return (
+            <a key={i} href={part.url}>
+              {part.filename ?? part.mediaType}
+            </a>
+          );
         return <ToolCall key={part.toolCallId} part={part} chat={chat} />;
       })}
       {message.stopReason === 'aborted' && <small>Stopped.</small>}

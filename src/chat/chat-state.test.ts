@@ -298,6 +298,41 @@ describe('rollback (what a retry drops)', () => {
 });
 
 describe('toUIMessages (a saved thread)', () => {
+  it("shows a person's images and files, and a tool's, each with a URL a page can draw", () => {
+    const PNG = 'iVBORw0KGgoAAAANSUhEUg==';
+    const messages: Message[] = [
+      userMessage([
+        { type: 'text', text: 'Chart this' },
+        { type: 'image', data: PNG, mediaType: 'image/png' },
+        { type: 'file', data: 'https://example.com/r.pdf', mediaType: 'application/pdf', filename: 'r.pdf' },
+      ]),
+      userMessage([{ type: 'image', data: 'https://example.com/cat.jpg' }]),
+      aiMessage({ toolCalls: [{ id: 'c1', name: 'chart', args: {} }], stopReason: 'tool-calls' }),
+      toolMessage({
+        toolCallId: 'c1',
+        name: 'chart',
+        content: [
+          { type: 'text', text: 'Drawn.' },
+          { type: 'image', data: PNG, mediaType: 'image/png' },
+        ],
+      }),
+    ];
+    let n = 0;
+    const ui = toUIMessages(messages, [], () => `id${++n}`);
+    expect(ui[0]?.parts).toEqual([
+      { type: 'text', text: 'Chart this' },
+      { type: 'image', url: `data:image/png;base64,${PNG}`, mediaType: 'image/png' },
+      { type: 'file', url: 'https://example.com/r.pdf', mediaType: 'application/pdf', filename: 'r.pdf' },
+    ]);
+    // An image alone: no empty text part.
+    expect(ui[1]?.parts).toEqual([{ type: 'image', url: 'https://example.com/cat.jpg' }]);
+    expect(ui[2]?.parts[0]).toMatchObject({
+      state: 'output',
+      output: 'Drawn.',
+      media: [{ type: 'image', url: `data:image/png;base64,${PNG}`, mediaType: 'image/png' }],
+    });
+  });
+
   it("makes one answer per turn, with each call's result, its waiting calls, and a script's console and calls", () => {
     let n = 0;
     const messages: Message[] = [

@@ -8,7 +8,7 @@
 import type { AgentEvent } from '../agent/types';
 import { ToolDeniedError } from '../errors/tool-denied-error';
 import { textOf } from '../messages/text-of';
-import type { ToolCall } from '../messages/types';
+import type { Content, ToolCall } from '../messages/types';
 import type {
   ChatSnapshot,
   ChatStatus,
@@ -19,7 +19,7 @@ import type {
   UIToolPart,
   UIToolState,
 } from './types';
-import { resultOf, toUIMessages } from './ui-messages';
+import { resultOf, toUIMessages, userParts } from './ui-messages';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Draft<T> = T extends readonly (infer U)[] ? U[] : Mutable<T>;
@@ -122,10 +122,10 @@ export class ChatState {
   }
 
   /** The person's message, shown at once. */
-  user(text: string): void {
+  user(content: Content): void {
     this.#update(() => {
       const messages = this.#ownMessages();
-      messages.push(this.#new({ id: this.#newId(), role: 'user', parts: [{ type: 'text', text }] }));
+      messages.push(this.#new({ id: this.#newId(), role: 'user', parts: userParts(content) }));
       this.#pending = [];
       this.#answer = undefined;
     });

@@ -6,6 +6,7 @@ import { createAgent } from '../agent/agent';
 import type { AgentEvent } from '../agent/types';
 import { ChatBusyError } from '../errors/chat-busy-error';
 import { ModelStreamError } from '../errors/model-stream-error';
+import { UnknownMediaTypeError } from '../errors/unknown-media-type-error';
 import { ToolInvoker } from '../invoker/tool-invoker';
 import { aiMessage, userMessage } from '../messages/constructors';
 import { textOf } from '../messages/text-of';
@@ -165,6 +166,56 @@ describe('send', () => {
     expect(chat.getSnapshot()).toBe(before);
     chat.stop();
     await first;
+  });
+
+  it('sends attachments with the message: the model gets them as parts, the chat shows them, a reload too', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
+    const seeing = scriptedModel((messages) => {
+      const last = messages.at(-1);
+      const parts = last?.role === 'user' && typeof last.content !== 'string' ? last.content : [];
+      const kinds = parts.map((p) => (p.type === 'text' ? 'text' : `${p.type} ${p.mediaType}`));
+      return { text: `Saw ${kinds.join(', ')}` };
+    });
+    const checkpointer = createMemoryCheckpointer();
+    const chat = createChat({ agent: agentWith(seeing, checkpointer), schedule: everyChange });
+    const threadId = chat.getSnapshot().threadId;
+    await chat.send('What are these?', {
+      attachments: [
+        new File([png], 'pixel.png', { type: 'image/png' }),
+        new Blob([png]), // no type: its bytes say it is an image
+        new File(['a,b\n1,2'], 'n.csv', { type: 'text/csv' }),
+      ],
+    });
+    const shown = chat.getSnapshot().messages;
+    const url = `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
+    expect(shown[0]?.parts).toEqual([
+      { type: 'text', text: 'What are these?' },
+      { type: 'image', url, mediaType: 'image/png' },
+      { type: 'image', url, mediaType: 'image/png' },
+      { type: 'file', url: expect.stringMatching(/^data:text\/csv;base64,/), mediaType: 'text/csv', filename: 'n.csv' },
+    ]);
+    expect(shape(shown)[1]).toEqual(['text:Saw text, image image/png, image image/png, file text/csv']);
+    // An image alone is a message too.
+    await chat.send('', { attachments: [new Blob([png], { type: 'image/png' })] });
+    expect(shape(chat.getSnapshot().messages)[3]).toEqual(['text:Saw image image/png']);
+    // Opened again (a reload), the thread shows the same.
+    const again = createChat({ agent: agentWith(seeing, checkpointer), threadId, schedule: everyChange });
+    const reopened = await until(again, (s) => s.messages.length === 4);
+    expect(reopened.messages[0]?.parts).toEqual(shown[0]?.parts);
+  });
+
+  it('an attachment that cannot be read rejects the send with its typed error, changing nothing', async () => {
+    const chat = createChat({ agent: agentWith(), schedule: everyChange });
+    const before = chat.getSnapshot();
+    const unknown = chat.send('What is this?', { attachments: [new Blob([new Uint8Array([1, 2, 3])])] });
+    await expect(unknown).rejects.toThrow(UnknownMediaTypeError);
+    await expect(chat.send('x', { attachments: 'a.png' as never })).rejects.toThrow(
+      'Expected `attachments` to be a list',
+    );
+    await expect(chat.send('', { attachments: [] })).rejects.toThrow('Expected a message or an attachment to send');
+    expect(chat.getSnapshot()).toBe(before);
+    await chat.send('Still here');
+    expect(shape(chat.getSnapshot().messages)).toEqual([['text:Still here'], ['text:You said: Still here']]);
   });
 
   it('checks its options', () => {

@@ -2,10 +2,12 @@ import { newThreadId, parseInput } from '../agent/input';
 import type { AgentInput, ApprovalDecision } from '../agent/types';
 import { ChatBusyError } from '../errors/chat-busy-error';
 import { describeValue } from '../errors/moat-error';
+import { userMessage } from '../messages/constructors';
 import { textOf } from '../messages/text-of';
-import type { ToolCall } from '../messages/types';
+import { type ContentPartInput, toContent } from '../messages/to-content-part';
+import type { ContentPart, ToolCall } from '../messages/types';
 import { ChatState } from './chat-state';
-import type { ChatAgent, ChatOptions, ChatSnapshot, ChatThread } from './types';
+import type { Attachment, ChatAgent, ChatOptions, ChatSnapshot, ChatThread, SendOptions } from './types';
 
 /**
  * A chat over an agent, for any UI: one immutable snapshot of the conversation (messages with
@@ -83,16 +85,29 @@ export class Chat {
    * does not reject: it is the snapshot's `error` (status `'error'`), with what streamed kept.
    * Calls waiting for approval are refused by a new message. Rejects with `ChatBusyError` while
    * a run is under way.
+   *
+   * `attachments`: `File`s and `Blob`s (an image goes as an image, anything else as a file; a
+   * text file as its text) or parts, read before anything is shown; one that cannot be read
+   * (`UnknownMediaTypeError`, say) rejects the send and changes nothing.
+   *
+   * @example await chat.send('What is this?', { attachments: [input.files[0]] })
    */
-  async send(text: string): Promise<void> {
-    if (typeof text !== 'string' || text.trim() === '')
-      throw new TypeError(`Expected a message to send, got ${describeValue(text)}`);
+  async send(text: string, options: SendOptions = {}): Promise<void> {
+    if (typeof text !== 'string') throw new TypeError(`Expected a message to send, got ${describeValue(text)}`);
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(`Expected send's options to be an object, got ${describeValue(options)}`);
+    const { attachments = [] } = options;
+    if (!Array.isArray(attachments))
+      throw new TypeError(`Expected \`attachments\` to be a list, got ${describeValue(attachments)}`);
+    if (text.trim() === '' && attachments.length === 0)
+      throw new TypeError(`Expected a message or an attachment to send, got ${describeValue(text)}`);
+    const content = attachments.length === 0 ? text : await withAttachments(text, attachments);
     await this.#opening;
     this.#idle('send a message');
     this.#decisions.clear();
     this.#again = undefined;
-    this.#state.user(text);
-    return this.#start(text, false);
+    this.#state.user(content);
+    return this.#start(typeof content === 'string' ? content : userMessage(content), false);
   }
 
   /** Stop the run under way (the thread keeps its last complete step; `retry()` carries on). */
@@ -335,6 +350,24 @@ export class Chat {
 }
 
 const EMPTY = { messages: [], pending: [] };
+
+/**
+ * A message's parts: the text, then each attachment read. A `File` or `Blob` is a file part
+ * unless its type, or its first bytes when it has none, say it is an image.
+ */
+async function withAttachments(text: string, attachments: readonly Attachment[]): Promise<ContentPart[]> {
+  const inputs: ContentPartInput[] = attachments.map((a) => (isBlob(a) ? { type: 'file', data: a } : a));
+  const parts = await toContent([...(text.trim() === '' ? [] : [{ type: 'text' as const, text }]), ...inputs]);
+  return (parts as ContentPart[]).map((part) =>
+    part.type === 'file' && part.mediaType.startsWith('image/')
+      ? { type: 'image', data: part.data, mediaType: part.mediaType }
+      : part,
+  );
+}
+
+function isBlob(value: unknown): value is Blob {
+  return typeof Blob !== 'undefined' && value instanceof Blob;
+}
 
 function checkThreadId(threadId: unknown): void {
   if (typeof threadId !== 'string' || threadId === '')

@@ -1,10 +1,15 @@
 export { Chat, createChat } from './create-chat';
 export type {
+  Attachment,
   ChatAgent,
   ChatOptions,
   ChatSnapshot,
   ChatStatus,
   ChatThread,
+  SendOptions,
+  UIFilePart,
+  UIImagePart,
+  UIMediaPart,
   UIMessage,
   UIOutputPart,
   UIPart,

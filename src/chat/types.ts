@@ -1,5 +1,6 @@
 import type { Agent } from '../agent/agent';
 import type { AgentEvent, AgentInput, AgentStopReason, AgentStreamOptions } from '../agent/types';
+import type { ContentPartInput } from '../messages/to-content-part';
 import type { ToolCall } from '../messages/types';
 
 /** What a chat needs of an agent (an `Agent` has it all; the demo hands over one that can be swapped). */
@@ -18,6 +19,14 @@ export interface ChatOptions {
    * whatever the schedule.
    */
   schedule?: (notify: () => void) => void;
+}
+
+/** A file a person attaches (`File`, `Blob`), or a part as `agent.run` takes one. */
+export type Attachment = Blob | ContentPartInput;
+
+export interface SendOptions {
+  /** Images and files sent with the message; read (into base64) before anything is shown. */
+  attachments?: readonly Attachment[];
 }
 
 /**
@@ -62,7 +71,7 @@ export interface UIMessage {
   readonly stopReason?: AgentStopReason;
 }
 
-export type UIPart = UITextPart | UIReasoningPart | UIOutputPart | UIToolPart;
+export type UIPart = UITextPart | UIReasoningPart | UIOutputPart | UIToolPart | UIMediaPart;
 
 export interface UITextPart {
   readonly type: 'text';
@@ -72,6 +81,26 @@ export interface UITextPart {
 export interface UIReasoningPart {
   readonly type: 'reasoning';
   readonly text: string;
+}
+
+/**
+ * An image or a file of a person's message (an attachment): `url` is ready for an `<img src>`
+ * or a link (a `data:` URL, or the http(s) URL it was given as).
+ */
+export type UIMediaPart = UIImagePart | UIFilePart;
+
+export interface UIImagePart {
+  readonly type: 'image';
+  readonly url: string;
+  readonly mediaType?: string;
+  readonly filename?: string;
+}
+
+export interface UIFilePart {
+  readonly type: 'file';
+  readonly url: string;
+  readonly mediaType?: string;
+  readonly filename?: string;
 }
 
 /** A structured output: the object so far while it streams (`partial: true`), then the checked one. */
@@ -111,6 +140,8 @@ export interface UIToolPart {
   /** What the tool streamed while it ran (`{ progress }` objects, log lines…), in order. */
   readonly progress: readonly unknown[];
   readonly output?: string;
+  /** The images and files the tool gave back beside its text (a chart it drew, say). */
+  readonly media?: readonly UIMediaPart[];
   /** The structured result beside `output` (a code script's: its value, console and calls). */
   readonly artifact?: unknown;
   readonly error?: string;

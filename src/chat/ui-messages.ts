@@ -3,9 +3,10 @@
  * say). The same shape the live events build, as far as a checkpoint remembers it.
  */
 import { isPlainObject } from '../json/json-value';
+import { dataURL, readMediaData } from '../messages/media-data';
 import { textOf } from '../messages/text-of';
-import type { AIMessage, Message, ToolCall, ToolMessage } from '../messages/types';
-import type { UIMessage, UIPart, UIToolPart } from './types';
+import type { AIMessage, Content, Message, ToolCall, ToolMessage } from '../messages/types';
+import type { UIMediaPart, UIMessage, UIPart, UIToolPart } from './types';
 
 /**
  * One user message per user message; one assistant message per turn (its steps and their tool
@@ -24,7 +25,7 @@ export function toUIMessages(
   let answer: { id: string; role: 'assistant'; parts: UIPart[] } | undefined;
   for (const message of messages) {
     if (message.role === 'user') {
-      out.push({ id: newId(), role: 'user', parts: [{ type: 'text', text: textOf(message.content) }] });
+      out.push({ id: newId(), role: 'user', parts: userParts(message.content) });
       answer = undefined;
     } else if (message.role === 'assistant') {
       if (!answer) {
@@ -60,12 +61,41 @@ function partsOf(message: AIMessage, waiting: ReadonlySet<string>): UIPart[] {
   return parts;
 }
 
+/** A person's message as UI parts: its text (one part), then its images and files. */
+export function userParts(content: Content): UIPart[] {
+  const text = textOf(content);
+  return [
+    ...(text !== '' || typeof content === 'string' ? [{ type: 'text' as const, text }] : []),
+    ...mediaOf(content),
+  ];
+}
+
+/** The images and files of a content, each with a URL a page can show. */
+function mediaOf(content: Content): UIMediaPart[] {
+  if (typeof content === 'string') return [];
+  const media: UIMediaPart[] = [];
+  for (const part of content) {
+    if (part.type === 'text') continue;
+    const read = readMediaData(part.data, part.mediaType);
+    const url = read.kind === 'url' ? read.url : dataURL(read.mediaType ?? 'application/octet-stream', read.base64);
+    media.push({
+      type: part.type,
+      url,
+      ...(part.mediaType ? { mediaType: part.mediaType } : {}),
+      ...(part.type === 'file' && part.filename ? { filename: part.filename } : {}),
+    });
+  }
+  return media;
+}
+
 /** A result's fields of a tool part; a code script's artifact gives back its console and its calls. */
 export function resultOf(message: ToolMessage): Partial<UIToolPart> {
   const ok = message.status !== 'error';
   const result: { -readonly [K in keyof UIToolPart]?: UIToolPart[K] } = ok
     ? { state: 'output', output: textOf(message.content) }
     : { state: 'error', error: textOf(message.content) };
+  const media = mediaOf(message.content);
+  if (media.length > 0) result.media = media;
   if (message.artifact === undefined) return result;
   result.artifact = message.artifact;
   const script = scriptOf(message.artifact);
