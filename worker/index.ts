@@ -12,5 +12,5 @@ lockRealm();
 export * from '../src/errors/index';
 export type { Store, StoreItem } from '../src/store/types';
 export { defineTool, type ToolDefinition, type ToolInit, type ToolReturn, type ToolRuntime } from './define-tool';
-export { type WithArtifact, type WithUpdate, withArtifact, withUpdate } from './results';
+export { type PartsResult, type WithArtifact, type WithUpdate, withArtifact, withUpdate } from './results';
 export { serveTools } from './serve-tools';

@@ -1,4 +1,9 @@
-import { findNonJSON } from '../src/json/json-value';
+import { findNonJSON, isPlainObject } from '../src/json/json-value';
+import { type BlobBytes, type ContentPartInput, isBlob, readContentPart } from '../src/messages/to-content-part';
+import type { ContentPart, FilePart, ImagePart } from '../src/messages/types';
+
+type MediaPart = ImagePart | FilePart;
+
 import type { CallResult, ResultFormat } from '../src/pool/protocol';
 
 const UPDATE = Symbol.for('moat.update');
@@ -54,6 +59,60 @@ function isWithArtifact(value: unknown): value is { content: string; artifact: u
   );
 }
 
+/**
+ * What a tool may return to give the model images or files beside its text: `{ content: parts }`
+ * (and an `artifact`, if it likes). An image or file's `data` is bytes (a `Uint8Array`, an
+ * `ArrayBuffer`), a `Blob` in a worker, base64 or a URL; its `mediaType` is told by the bytes
+ * (PNG, JPEG, GIF, WebP, PDF) when left out.
+ *
+ * @example return { content: [{ type: 'text', text: 'Sales by month' }, { type: 'image', data: png }] }
+ */
+export interface PartsResult {
+  content: ContentPartInput[];
+  artifact?: unknown;
+}
+
+/** `{ content: [...] }` (and `artifact`), every entry `{ type: 'text' | 'image' | 'file' }`; anything else is data. */
+function isPartsResult(value: unknown): value is PartsResult {
+  if (!isPlainObject(value) || !Array.isArray(value.content) || value.content.length === 0) return false;
+  if (!Object.keys(value).every((k) => k === 'content' || k === 'artifact')) return false;
+  return value.content.every((p) => isPlainObject(p) && (p.type === 'text' || p.type === 'image' || p.type === 'file'));
+}
+
+/** A parts result as the page gets it: the text parts as the text, images and files beside it (base64). */
+function convertParts(value: PartsResult): Converted {
+  const text: string[] = [];
+  const media: MediaPart[] = [];
+  for (const [i, input] of value.content.entries()) {
+    let part: ContentPart;
+    try {
+      const data = isPlainObject(input) ? input.data : undefined;
+      part = readContentPart(input, isBlob(data) ? readBlob(data) : undefined);
+    } catch (error) {
+      return { ok: false, reason: `result.content.${i}: ${(error as Error).message}` };
+    }
+    if (part.type === 'text') text.push(part.text);
+    else media.push(part);
+  }
+  const problem = value.artifact === undefined ? undefined : findNonJSON(value.artifact);
+  if (problem)
+    return { ok: false, reason: `the artifact at ${path(['artifact', ...problem.path])} is ${problem.reason}` };
+  const result: CallResult = { content: text.join('\n'), kind: 'text' };
+  if (media.length > 0) result.media = media;
+  if (value.artifact !== undefined) result.artifact = value.artifact;
+  return { ok: true, result };
+}
+
+/** A Blob's bytes, read synchronously: a worker can (FileReaderSync); the page cannot. */
+function readBlob(blob: Blob): BlobBytes {
+  const Reader = (globalThis as { FileReaderSync?: new () => { readAsArrayBuffer(b: Blob): ArrayBuffer } })
+    .FileReaderSync;
+  if (!Reader)
+    throw new TypeError('a Blob is read only in a worker: return its bytes (new Uint8Array(await blob.arrayBuffer()))');
+  const name = typeof (blob as File).name === 'string' ? (blob as File).name : undefined;
+  return { bytes: new Uint8Array(new Reader().readAsArrayBuffer(blob)), type: blob.type, name };
+}
+
 /** Why a result cannot be used, or the converted result. */
 export type Converted = { ok: true; result: CallResult } | { ok: false; reason: string };
 
@@ -71,6 +130,7 @@ export function convertResult(value: unknown, format: ResultFormat = 'string'): 
     if (!inner.ok) return inner;
     return { ok: true, result: { ...inner.result, update: value.update } };
   }
+  if (isPartsResult(value)) return convertParts(value);
   if (isWithArtifact(value))
     return { ok: true, result: { content: value.content, kind: 'text', artifact: value.artifact } };
   if (value === undefined)

@@ -265,7 +265,8 @@ class ToolServer {
 
   /** A result with nothing but its content goes as the bare content string. */
   #result(call: CallRequest, result: CallResult): void {
-    if (result.artifact !== undefined || result.update !== undefined) this.#send(OUT_RESULT, call, result);
+    if (result.artifact !== undefined || result.update !== undefined || result.media !== undefined)
+      this.#send(OUT_RESULT, call, result);
     else this.#send(result.kind === 'json' ? OUT_JSON : OUT_TEXT, call, result.content);
   }
 

@@ -20,8 +20,11 @@ function bareFrameMain(): void {
 /** Echoes on the port it is given; says 'up' first. */
 const ECHO = `onmessage = (e) => { const port = e.ports[0]; port.onmessage = (m) => port.postMessage(m.data); port.postMessage('up'); };`;
 
+/** Answers each message with 5 MB of fresh bytes, transferred; says 'up' first. */
+const BYTES = `onmessage = (e) => { const port = e.ports[0]; const bytes = new Uint8Array(5 * 1024 * 1024).fill(7); port.onmessage = () => { const copy = bytes.slice(); port.postMessage(copy.buffer, [copy.buffer]); }; port.postMessage('up'); };`;
+
 /** A bare sandboxed frame with a worker in it, and the page's end of the port to that worker. */
-function bareFramedWorker(): Promise<{ port: MessagePort; close: () => void }> {
+function bareFramedWorker(source = ECHO): Promise<{ port: MessagePort; close: () => void }> {
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.style.display = 'none';
@@ -41,7 +44,7 @@ function bareFramedWorker(): Promise<{ port: MessagePort; close: () => void }> {
           },
         });
       };
-      frame.contentWindow?.postMessage(ECHO, '*', [port2]);
+      frame.contentWindow?.postMessage(source, '*', [port2]);
     };
     addEventListener('message', loaded);
     document.body.append(frame);
@@ -56,6 +59,15 @@ function portRoundTrip(port: MessagePort, data: unknown): Promise<unknown> {
 }
 
 export const framedAnchorCases: BenchCase[] = [
+  {
+    name: 'anchor/framed-5mb-transfer',
+    unit: 'ms',
+    note: 'a worker inside a sandboxed frame sends 5 MB of bytes to the page (a fresh ArrayBuffer, transferred), asked over a MessagePort',
+    async setup() {
+      const framed = await bareFramedWorker(BYTES);
+      return { sample: () => time(() => portRoundTrip(framed.port, 'send')), teardown: () => framed.close() };
+    },
+  },
   {
     name: 'anchor/framed-worker-cold-start',
     unit: 'ms',

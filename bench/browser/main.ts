@@ -7,6 +7,7 @@ import { anchorCases } from './anchors';
 import { codeCases } from './code';
 import { framedAnchorCases } from './framed-anchors';
 import { invokerCases } from './invoker';
+import { multimodalCases } from './multimodal';
 import { outputCases } from './output';
 import { poolCases } from './pool';
 import { storeCases } from './store';
@@ -22,6 +23,7 @@ const cases: BenchCase[] = [
   ...agentCases,
   ...outputCases,
   ...codeCases,
+  ...multimodalCases,
 ];
 
 declare global {

@@ -420,6 +420,37 @@ describe('events', () => {
     });
   });
 
+  it("a tool's images go in its message beside the text; images an interceptor makes up are checked", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
+    const chart = defineTool({
+      name: 'chart',
+      description: 'Draw a chart.',
+      input: z.object({ title: z.string() }),
+      run: ({ title }) => ({
+        content: [
+          { type: 'text', text: `Chart: ${title}` },
+          { type: 'image', data: png },
+        ],
+      }),
+    });
+    const image = { type: 'image' as const, data: Buffer.from(png).toString('base64'), mediaType: 'image/png' };
+    const forged: Interceptor = (request, next) =>
+      request.toolCall.args.title === 'forged'
+        ? { content: 'x', media: [{ type: 'image', data: 'nope nope' }] }
+        : next(request);
+    const events: ToolEvent[] = [];
+    const [ok, bad] = [call('chart', { title: 'Sales' }), call('chart', { title: 'forged' })];
+    for await (const e of new ToolInvoker({ inlineTools: [chart], interceptors: [forged] }).stream([ok, bad]))
+      events.push(e);
+    const done = events.at(-1) as Extract<ToolEvent, { type: 'done' }>;
+    expect(done.messages[0]).toMatchObject({ content: [{ type: 'text', text: 'Chart: Sales' }, image] });
+    expect(events.find((e) => e.type === 'tool-finished')).toMatchObject({ output: 'Chart: Sales' });
+    expect(done.messages[1]).toMatchObject({ status: 'error' });
+    expect(textOf((done.messages[1] as ToolMessage).content)).toMatch(
+      /its images and files are not usable \(media\.0\.data: Invalid data/,
+    );
+  });
+
   it('onEvent sees the same events as stream', async () => {
     const seen: string[] = [];
     const streamed: string[] = [];

@@ -1,6 +1,8 @@
 import { describeValue, MoatError } from '../errors/moat-error';
+import { ToolOutputError } from '../errors/tool-output-error';
 import { isPlainObject } from '../json/json-value';
 import { toolMessage } from '../messages/constructors';
+import { contentIssues } from '../messages/message-json';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import { mergeUpdates, type StateUpdate } from './state-merge';
@@ -255,11 +257,26 @@ function toMessage(call: ToolCall, outcome: ToolOutcome): ToolMessage {
       message: `An interceptor returned ${describeValue(outcome)} for call ${call.id}: expected { content: string }`,
     });
   }
+  const media = outcome.media ?? [];
+  // What a worker sent is checked like any message (a hostile tool may send anything).
+  const issue = Array.isArray(media)
+    ? (contentIssues(media)[0] ??
+      ((media as { type: string }[]).some((p) => p.type === 'text') ? { message: 'a text part' } : undefined))
+    : { message: `not a list: ${describeValue(media)}` };
+  if (issue)
+    throw new ToolOutputError({
+      toolName: call.name,
+      toolCallId: call.id,
+      reason: `its images and files are not usable (${'path' in issue ? `media.${issue.path.join('.')}: ` : ''}${issue.message})`,
+    });
   const message: ToolMessage = {
     role: 'tool',
     toolCallId: call.id,
     name: call.name,
-    content: outcome.content,
+    content:
+      media.length === 0
+        ? outcome.content
+        : [...(outcome.content === '' ? [] : [{ type: 'text' as const, text: outcome.content }]), ...media],
     status: outcome.status ?? 'success',
   };
   if (outcome.artifact !== undefined) message.artifact = outcome.artifact;

@@ -1,5 +1,13 @@
 import type { ToolDefinition } from '../../worker/define-tool';
-import type { AIMessage, InvalidToolCall, Message, ToolCall, ToolMessage } from '../messages/types';
+import type {
+  AIMessage,
+  FilePart,
+  ImagePart,
+  InvalidToolCall,
+  Message,
+  ToolCall,
+  ToolMessage,
+} from '../messages/types';
 import type { ResultFormat } from '../pool/protocol';
 import type { ToolName, ToolOutput, ToolSet } from '../pool/typed-tools';
 import type { WorkerPool } from '../pool/worker-pool';
@@ -20,6 +28,8 @@ export interface ToolOutcome {
   artifact?: unknown;
   /** State updates (`withUpdate(result, update)`). */
   update?: Record<string, unknown>;
+  /** Images and files beside the text: the model sees them with it, where its provider can. */
+  media?: (ImagePart | FilePart)[];
 }
 
 /** One call on its way to a tool, as interceptors see it. */

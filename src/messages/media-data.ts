@@ -98,6 +98,9 @@ export function sniffBase64(base64: string): string | undefined {
 
 /** Bytes as base64, in chunks (a spread of megabytes would overflow the call stack). */
 export function base64FromBytes(bytes: Uint8Array): string {
+  // Native where the engine has it (Chromium 140+, Firefox 133+): many times faster.
+  const native = (bytes as { toBase64?: () => string }).toBase64;
+  if (typeof native === 'function') return native.call(bytes);
   let binary = '';
   const chunk = 0x8000;
   for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));

@@ -41,6 +41,27 @@ export type ContentPartInput = TextPart | ImagePartInput | FilePartInput;
  * @example const part = await toContentPart({ type: 'image', data: input.files[0] }) // { type: 'image', data: 'iVBO…', mediaType: 'image/png' }
  */
 export async function toContentPart(input: ContentPartInput): Promise<ContentPart> {
+  const data = isPlainObject(input) ? (input as { data?: unknown }).data : undefined;
+  return readContentPart(input, isBlob(data) ? await blobBytes(data) : undefined);
+}
+
+/** A Blob's bytes, type and name, read (a `File` has a name). */
+export interface BlobBytes {
+  bytes: Uint8Array;
+  type: string;
+  name?: string | undefined;
+}
+
+async function blobBytes(blob: Blob): Promise<BlobBytes> {
+  const name = typeof (blob as File).name === 'string' ? (blob as File).name : undefined;
+  return { bytes: new Uint8Array(await blob.arrayBuffer()), type: blob.type, name };
+}
+
+/**
+ * `toContentPart` for data already in memory: bytes, base64 or a URL; a `Blob`'s bytes read by
+ * the caller (`blob`). Throws as `toContentPart` does.
+ */
+export function readContentPart(input: ContentPartInput, blob?: BlobBytes): ContentPart {
   if (!isPlainObject(input)) throw new TypeError(`Expected a content part, got ${describeValue(input)}`);
   const part = input as ContentPartInput;
   if (part.type === 'text') {
@@ -57,7 +78,7 @@ export async function toContentPart(input: ContentPartInput): Promise<ContentPar
     throw new TypeError(
       `Expected \`mediaType\` to be type/subtype (image/png, say), got ${describeValue(part.mediaType)}`,
     );
-  const read = await readData(given === undefined ? part : { ...part, mediaType: given });
+  const read = readData(given === undefined ? part : { ...part, mediaType: given }, blob);
   if (part.type === 'image') {
     if (read.mediaType !== undefined && !read.mediaType.startsWith('image/'))
       throw new TypeError(`An image part holds ${read.mediaType}: send it as a { type: 'file' } part`);
@@ -93,19 +114,19 @@ interface ReadData {
   source: string;
 }
 
-async function readData(part: ImagePartInput | FilePartInput): Promise<ReadData> {
+function readData(part: ImagePartInput | FilePartInput, blob: BlobBytes | undefined): ReadData {
   const { data } = part;
   const what = `the ${part.type}'s data`;
   if (typeof data === 'string' || data instanceof URL) return readString(part, String(data), what);
   if (isBlob(data)) {
-    const bytes = new Uint8Array(await data.arrayBuffer());
-    const named = typeof (data as File).name === 'string' ? (data as File).name : undefined;
-    const source = `${named ? `the file '${named}'` : 'a Blob'} of ${bytes.length} bytes with no type`;
+    if (!blob) throw new TypeError(`Expected ${what} to be read before: a Blob is read with toContentPart`);
+    const { bytes, name } = blob;
+    const source = `${name ? `the file '${name}'` : 'a Blob'} of ${bytes.length} bytes with no type`;
     // A browser says application/octet-stream for a file it cannot place: the bytes may tell.
-    const type = normalMediaType(data.type);
+    const type = normalMediaType(blob.type);
     const own = type === 'application/octet-stream' ? undefined : type;
     const read = fromBytes(part, bytes, own, source);
-    return named === undefined ? read : { ...read, filename: named };
+    return name === undefined ? read : { ...read, filename: name };
   }
   if (ArrayBuffer.isView(data)) {
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
@@ -151,7 +172,7 @@ function fromBytes(
   return { data: base64FromBytes(bytes), mediaType, source };
 }
 
-function isBlob(value: unknown): value is Blob {
+export function isBlob(value: unknown): value is Blob {
   return (
     typeof value === 'object' &&
     value !== null &&

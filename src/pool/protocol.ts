@@ -15,6 +15,7 @@
  * per worker, as it once had, where one tagged request and its answer do.
  */
 import type { SerializedError } from '../errors/serialize-error';
+import type { FilePart, ImagePart } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 
 export const PROTOCOL_VERSION = 2;
@@ -125,6 +126,8 @@ export interface CallResult {
   artifact?: unknown;
   /** State updates (`withUpdate(result, update)`). */
   update?: Record<string, unknown>;
+  /** Images and files beside the text (`{ content: parts }` results), as base64. */
+  media?: (ImagePart | FilePart)[];
 }
 
 export type WorkerToPage =

@@ -112,6 +112,56 @@ describe('convertResult (in the worker)', () => {
       reason: 'the state update at result.update.f is a function',
     });
   });
+
+  it('reads a parts result: the text parts as the text, images and files beside it as base64', () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
+    const b64 = Buffer.from(png).toString('base64');
+    expect(
+      convertResult({
+        content: [
+          { type: 'text', text: 'Sales' },
+          { type: 'image', data: png }, // bytes: the type told by them
+          { type: 'text', text: 'by month' },
+          { type: 'image', data: 'https://example.com/c.png' },
+          { type: 'file', data: png.buffer, mediaType: 'Application/PDF', filename: 'r.pdf' },
+        ],
+        artifact: { rows: 2 },
+      }),
+    ).toEqual({
+      ok: true,
+      result: {
+        content: 'Sales\nby month',
+        kind: 'text',
+        media: [
+          { type: 'image', data: b64, mediaType: 'image/png' },
+          { type: 'image', data: 'https://example.com/c.png' },
+          { type: 'file', data: b64, mediaType: 'application/pdf', filename: 'r.pdf' },
+        ],
+        artifact: { rows: 2 },
+      },
+    });
+  });
+
+  it('refuses a part it cannot read, naming it; a list of other things stays data', () => {
+    expect(convertResult({ content: [{ type: 'image', data: new Uint8Array([1, 2, 3]) }] })).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^result\.content\.0: Cannot tell the media type of the image/),
+    });
+    expect(convertResult({ content: [{ type: 'image', data: 'not base64!' }] })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^result\.content\.0: Expected the image's data to be base64 or a URL/),
+    });
+    // Where no FileReaderSync is (the page's inline tools), a Blob is refused with what to do.
+    expect(convertResult({ content: [{ type: 'image', data: new Blob(['x']) }] })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/a Blob is read only in a worker: return its bytes/),
+    });
+    expect(convertResult({ content: [1, 2] })).toEqual({
+      ok: true,
+      result: { content: '{"content":[1,2]}', kind: 'json' },
+    });
+    expect(convertResult({ content: [{ type: 'video' }] })).toMatchObject({ ok: true, result: { kind: 'json' } });
+  });
 });
 
 describe('defineTool (in the worker)', () => {

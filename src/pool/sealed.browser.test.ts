@@ -5,10 +5,13 @@ import networkToolsUrl from '../../test/workers/network.worker.ts?worker&url';
 import storeOpenUrl from '../../test/workers/store-open.worker.ts?worker&url';
 import storeScopedUrl from '../../test/workers/store-scoped.worker.ts?worker&url';
 import toolsUrl from '../../test/workers/tools.worker.ts?worker&url';
+import { createAgent } from '../agent/agent';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
+import type { Message, ToolMessage } from '../messages/types';
+import { scriptedModel } from '../models/scripted-model';
 import { openIndexedDBStore } from '../store/indexeddb-store';
 import { framedWorkers } from './framed-worker';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
@@ -61,6 +64,28 @@ describe('a sealed pool (worker: url)', () => {
     expect(document.querySelectorAll('iframe[title="Moat tool worker"]')).toHaveLength(1);
     expect(await pool.call(call('add', { a: 2, b: 2 }))).toMatchObject({ content: '4' });
     expect(pool.stats.restarted).toBe(1);
+  });
+
+  it("gives a tool's image (drawn on an OffscreenCanvas, returned as a Blob) beside its text, to the next model request", async () => {
+    pool = createWorkerPool({ worker: toolsUrl, size: 1, timeoutMs: 5_000 });
+    const seen: Message[][] = [];
+    const model = scriptedModel((messages) => {
+      seen.push([...messages]);
+      return messages.at(-1)?.role === 'tool'
+        ? { text: 'A red square.' }
+        : { toolCalls: [{ name: 'draw', args: { size: 4 } }] };
+    });
+    const { text } = await createAgent({ model, pool }).run('Draw something');
+    expect(text).toBe('A red square.');
+    const result = seen[1]?.at(-1) as ToolMessage;
+    expect(result.content).toEqual([
+      { type: 'text', text: 'A red square of 4 px' },
+      { type: 'image', data: expect.stringMatching(/^iVBORw0KGgo/), mediaType: 'image/png' },
+    ]);
+    // The bytes are the canvas's: a 4×4 PNG.
+    const [, image] = result.content as [unknown, { data: string }];
+    const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${image.data}`)).blob());
+    expect([bitmap.width, bitmap.height]).toEqual([4, 4]);
   });
 
   it('fails its calls with WorkerStartError when the tools module cannot be loaded, and says why', async () => {

@@ -1,3 +1,5 @@
+import type { FilePart, ImagePart } from '../messages/types';
+
 /**
  * What a tool call gave back, converted in the worker. Plain data. A typed pool's results carry
  * the tool's name and its result type (read the value with `resultValue`).
@@ -13,6 +15,8 @@ export interface ToolResult<Name extends string = string, Output = unknown> {
   artifact?: unknown;
   /** State updates the tool asked for (`withUpdate(result, update)`). */
   update?: Record<string, unknown>;
+  /** Images and files the tool gave beside its text (`{ content: parts }`), as base64. */
+  media?: (ImagePart | FilePart)[];
   /** Types only, never set: what the tool returned, before it became `content`. */
   readonly '~output'?: Output;
 }

@@ -46,6 +46,12 @@ const tools = [
     run: ({ q }) => withArtifact(`2 rows for ${q}`, [{ id: 1 }, { id: 2 }]),
   }),
   defineTool({
+    name: 'chart',
+    description: 'A caption and an image.',
+    input: z.object({}),
+    run: () => ({ content: [{ type: 'text', text: 'Sales' }, { type: 'image', data: new Uint8Array(8) }] }),
+  }),
+  defineTool({
     name: 'forget',
     description: 'Returns nothing.',
     input: z.object({}),
@@ -57,7 +63,7 @@ type Tools = typeof tools;
 describe('typed tools', () => {
   it('defineTool keeps the name, the arguments and the result', () => {
     expectTypeOf<ToolName<Tools>>().toEqualTypeOf<
-      'multiply' | 'greet' | 'count' | 'add_to_cart' | 'search' | 'forget'
+      'multiply' | 'greet' | 'count' | 'add_to_cart' | 'search' | 'chart' | 'forget'
     >();
     expectTypeOf<ToolArgs<Tools, 'multiply'>>().toEqualTypeOf<{ a: number; b: number }>();
     expectTypeOf<ToolArgs<Tools, 'greet'>>().toEqualTypeOf<{ who: string; loud?: boolean | undefined }>();
@@ -68,6 +74,8 @@ describe('typed tools', () => {
     // A withUpdate's result, and a withArtifact's text (the artifact rides beside it).
     expectTypeOf<ToolOutput<Tools, 'add_to_cart'>>().toEqualTypeOf<{ added: string }>();
     expectTypeOf<ToolOutput<Tools, 'search'>>().toEqualTypeOf<string>();
+    // A parts result's text (its images ride beside it, in the message).
+    expectTypeOf<ToolOutput<Tools, 'chart'>>().toEqualTypeOf<string>();
     // Nothing: an empty text (null under resultFormat 'json').
     expectTypeOf<ToolOutput<Tools, 'forget'>>().toEqualTypeOf<'' | null>();
   });

@@ -33,7 +33,8 @@ export type ToolArgs<T extends ToolSet, N extends string> = string extends N
 /**
  * What tool `N`'s call gives back, as `resultValue` reads it (`unknown` for an untyped pool):
  * what `run` returned, read back from its JSON; the result of a `withUpdate`; the text of a
- * `withArtifact` (its artifact rides beside it); `''` (or `null` with `resultFormat: 'json'`)
+ * `withArtifact` (its artifact rides beside it) or of a `{ content: parts }` (its images and
+ * files ride beside it); `''` (or `null` with `resultFormat: 'json'`)
  * for nothing.
  */
 export type ToolOutput<T extends ToolSet, N extends string> = string extends N
@@ -46,7 +47,8 @@ export type ToolOutput<T extends ToolSet, N extends string> = string extends N
 type Returned<R> =
   R extends WithUpdate<infer Inner>
     ? Returned<Inner>
-    : R extends WithArtifact | { content: string; artifact: unknown }
+    : // A parts result's `type`s widen to string where `run`'s return type is inferred.
+      R extends WithArtifact | { content: string; artifact: unknown } | { content: readonly { type: string }[] }
       ? string
       : // biome-ignore lint/suspicious/noConfusingVoidType: a run that returns nothing is typed void
         R extends undefined | void

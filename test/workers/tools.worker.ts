@@ -198,6 +198,24 @@ serveTools([
     run: ({ fact }) => withUpdate(`Remembered ${fact}`, { facts: [fact] }),
   }),
   defineTool({
+    name: 'draw',
+    description: 'Draw a red square (OffscreenCanvas) and return it as a PNG beside a caption.',
+    input: z.object({ size: z.number() }),
+    run: async ({ size }) => {
+      const canvas = new OffscreenCanvas(size, size);
+      const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+      context.fillStyle = '#f00';
+      context.fillRect(0, 0, size, size);
+      const png = await canvas.convertToBlob({ type: 'image/png' });
+      return {
+        content: [
+          { type: 'text', text: `A red square of ${size} px` },
+          { type: 'image', data: png },
+        ],
+      };
+    },
+  }),
+  defineTool({
     name: 'artifact',
     description: 'Answer with text and keep rows as an artifact.',
     input: z.object({}),
