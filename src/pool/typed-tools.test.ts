@@ -49,7 +49,12 @@ const tools = [
     name: 'chart',
     description: 'A caption and an image.',
     input: z.object({}),
-    run: () => ({ content: [{ type: 'text', text: 'Sales' }, { type: 'image', data: new Uint8Array(8) }] }),
+    run: () => ({
+      content: [
+        { type: 'text', text: 'Sales' },
+        { type: 'image', data: new Uint8Array(8) },
+      ],
+    }),
   }),
   defineTool({
     name: 'forget',
