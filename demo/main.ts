@@ -148,16 +148,83 @@ function draw(): void {
 }
 chat.subscribe(draw);
 
-/** Send a message (the composer keeps its text while a run goes on). */
+/** Files waiting to go with the next message: picked, pasted or dropped. */
+let attached: File[] = [];
+const attachedList = $<HTMLUListElement>('attached');
+
+function drawAttached(): void {
+  for (const img of attachedList.querySelectorAll('img')) URL.revokeObjectURL(img.src);
+  attachedList.hidden = attached.length === 0;
+  attachedList.replaceChildren(
+    ...attached.map((file, i) => {
+      const remove = h('button', { type: 'button', class: 'remove', 'aria-label': `Remove ${file.name}` }, '×');
+      remove.addEventListener('click', () => {
+        attached = attached.filter((_, j) => j !== i);
+        drawAttached();
+        prompt.focus();
+      });
+      const preview = file.type.startsWith('image/')
+        ? h('img', { src: URL.createObjectURL(file), alt: file.name })
+        : h('span', { class: 'attachment file' }, file.name);
+      return h('li', { 'data-testid': 'attached' }, preview, remove);
+    }),
+  );
+}
+
+function attach(files: Iterable<File>): void {
+  attached = [...attached, ...files].slice(0, 10);
+  drawAttached();
+}
+
+/** Send a message (the composer keeps its text and files while a run goes on). */
 function ask(text: string): boolean {
-  if (!text.trim() || chat.getSnapshot().status === 'streaming') return false;
-  chat.send(text).catch((error: unknown) => {
+  if ((!text.trim() && attached.length === 0) || chat.getSnapshot().status === 'streaming') return false;
+  const files = attached;
+  attached = [];
+  drawAttached();
+  chat.send(text, { attachments: files }).catch((error: unknown) => {
     // Sent twice before the first one showed: the second waits in the composer.
-    if (!ChatBusyError.isInstance(error)) throw error;
+    if (ChatBusyError.isInstance(error)) {
+      prompt.value ||= text;
+      attach(files);
+      return;
+    }
+    // A file that cannot be read: say so under the composer, keep the message to try again.
     prompt.value ||= text;
+    attachedList.hidden = false;
+    attachedList.append(h('li', { class: 'note error', role: 'alert' }, `Not sent: ${(error as Error).message}`));
   });
   return true;
 }
+
+$('attach-button').addEventListener('click', () => $<HTMLInputElement>('attach').click());
+$<HTMLInputElement>('attach').addEventListener('change', (event) => {
+  const input = event.currentTarget as HTMLInputElement;
+  attach(input.files ?? []);
+  input.value = '';
+  prompt.focus();
+});
+prompt.addEventListener('paste', (event) => {
+  const files = [...(event.clipboardData?.files ?? [])];
+  if (files.length === 0) return;
+  event.preventDefault();
+  attach(files);
+});
+const composer = $<HTMLFormElement>('composer');
+composer.addEventListener('dragover', (event) => {
+  if (!event.dataTransfer?.types.includes('Files')) return;
+  event.preventDefault();
+  composer.classList.add('dropping');
+});
+composer.addEventListener('dragleave', () => composer.classList.remove('dropping'));
+composer.addEventListener('drop', (event) => {
+  composer.classList.remove('dropping');
+  const files = [...(event.dataTransfer?.files ?? [])];
+  if (files.length === 0) return;
+  event.preventDefault();
+  attach(files);
+  prompt.focus();
+});
 
 function welcome(): HTMLElement {
   return h(

@@ -44,6 +44,55 @@ describe('the offline demo model', () => {
     expect(plan('Show me a hostile markdown answer').text).toContain('<img src="x" onerror=');
   });
 
+  it('draws a chart of the numbers asked for', () => {
+    expect(calls('Draw a chart of 3, 7, 2, 9 and 5')).toEqual([['draw_chart', { values: [3, 7, 2, 9, 5] }]]);
+    expect(calls('Plot a graph')).toEqual([['draw_chart', { values: [3, 7, 2, 9, 5] }]]);
+  });
+
+  it('tells the type, size and, from the bytes, the width and height of what was attached', () => {
+    // A PNG's header: signature, IHDR of 640 × 480.
+    const png = new Uint8Array(64);
+    png.set([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 2, 128, 0, 0, 1, 224,
+    ]);
+    // A JPEG: SOI, an APP0 segment of 16 bytes, then SOF0 with 300 high × 200 wide.
+    const jpeg = new Uint8Array([
+      0xff,
+      0xd8,
+      0xff,
+      0xe0,
+      0,
+      16,
+      ...new Array(14).fill(0),
+      0xff,
+      0xc0,
+      0,
+      17,
+      8,
+      1,
+      44,
+      0,
+      200,
+      3,
+      0,
+      0,
+      0,
+    ]);
+    const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+    const turn = planTurn([
+      userMessage([
+        { type: 'text', text: 'What are these?' },
+        { type: 'image', data: b64(png), mediaType: 'image/png' },
+        { type: 'image', data: b64(jpeg), mediaType: 'image/jpeg' },
+        { type: 'file', data: 'JVBERi0xLjcK', mediaType: 'application/pdf', filename: 'r.pdf' },
+      ]),
+    ]);
+    expect(turn.text).toContain('- an image (image/png), 64 bytes, 640 × 480 pixels');
+    expect(turn.text).toContain('- an image (image/jpeg), 33 bytes, 200 × 300 pixels');
+    expect(turn.text).toContain('- **r.pdf** (application/pdf), 9 bytes');
+    expect(turn.text).toMatch(/^You attached 3 things/);
+  });
+
   it('every suggestion does something other than the fallback', () => {
     for (const { prompt } of SUGGESTIONS) expect(plan(prompt).text ?? '', prompt).not.toMatch(/I follow a script/);
   });

@@ -4,7 +4,7 @@
  * (several at once when asked several things), and words an answer from what they returned.
  * Pure (it imports types and `textOf`, a pure helper), so it is tested in Node.
  */
-import type { AIMessage, Message, ToolMessage } from 'moat';
+import type { AIMessage, ContentPart, Message, ToolMessage } from 'moat';
 import { textOf } from 'moat/messages';
 
 export interface PlannedCall {
@@ -28,6 +28,7 @@ export const SUGGESTIONS: readonly { label: string; prompt: string }[] = [
   { label: 'Try the network', prompt: 'Fetch https://example.com/' },
   { label: 'A tool that hangs', prompt: 'Run a busy loop for 600 seconds' },
   { label: 'Convert units', prompt: 'Convert 5 km to miles' },
+  { label: 'A chart from a worker', prompt: 'Draw a chart of 3, 7, 2, 9 and 5' },
   { label: 'Time in Tokyo', prompt: 'What time is it in Tokyo?' },
   { label: 'Code that calls tools', prompt: 'Use code to multiply 3 by 12 and convert 42 km to miles' },
   { label: 'Run your own code', prompt: 'Run JavaScript: [3, 1, 2].sort().map((x) => x * x)' },
@@ -80,7 +81,63 @@ const lastUser = (messages: readonly Message[]) => {
 export function planTurn(messages: readonly Message[]): PlannedTurn {
   const last = messages.at(-1);
   if (last?.role === 'tool') return { text: answerFromResults(messages) };
+  const user = messages.findLast((m) => m.role === 'user');
+  const attached = user && typeof user.content !== 'string' ? user.content.filter((p) => p.type !== 'text') : [];
+  if (attached.length > 0) return { text: describeAttachments(attached as MediaPart[]) };
   return planFor(lastUser(messages));
+}
+
+type MediaPart = Extract<ContentPart, { type: 'image' | 'file' }>;
+
+/**
+ * What the offline model can say of attachments without seeing them: each one's type, size and,
+ * for a PNG, GIF or JPEG, its width and height (read from the bytes).
+ */
+export function describeAttachments(parts: readonly MediaPart[]): string {
+  const lines = parts.map((part) => {
+    const base64 = /^data:[^,]*;base64,(.*)$/s.exec(part.data)?.[1] ?? part.data;
+    const kind = part.mediaType ? ` (${part.mediaType})` : '';
+    const what =
+      part.type === 'file' && part.filename
+        ? `**${part.filename}**${kind}`
+        : `${part.type === 'image' ? 'an image' : 'a file'}${kind}`;
+    if (/^https?:/i.test(part.data)) return `- ${what} at ${part.data}`;
+    const bytes = Math.floor((base64.replace(/=+$/, '').length * 3) / 4);
+    const size = imageSize(base64);
+    return `- ${what}, ${formatBytes(bytes)}${size ? `, ${size.width} × ${size.height} pixels` : ''}`;
+  });
+  return `You attached ${parts.length === 1 ? 'one thing' : `${parts.length} things`}:\n\n${lines.join('\n')}\n\nI am the offline demo model: I can read their type and size, not what is in them. Connect a real model in **Settings** and it will see them (they are kept with this conversation).`;
+}
+
+const formatBytes = (n: number) =>
+  n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+/** Width and height from a PNG's, GIF's or JPEG's header (base64); undefined for anything else. */
+export function imageSize(base64: string): { width: number; height: number } | undefined {
+  let b: Uint8Array;
+  try {
+    // 64 KB is enough to reach a JPEG's frame header past its metadata, most of the time.
+    const head = base64.slice(0, 87_384);
+    b = Uint8Array.from(atob(head.slice(0, head.length - (head.length % 4))), (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+  const u16be = (i: number) => ((b[i] ?? 0) << 8) | (b[i + 1] ?? 0);
+  const u32be = (i: number) => u16be(i) * 65_536 + u16be(i + 2);
+  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return { width: u32be(16), height: u32be(20) };
+  if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46)
+    return { width: (b[6] ?? 0) | ((b[7] ?? 0) << 8), height: (b[8] ?? 0) | ((b[9] ?? 0) << 8) };
+  if (b[0] === 0xff && b[1] === 0xd8) {
+    // Walk the segments to a start-of-frame marker (C0–CF, except C4, C8 and CC).
+    for (let i = 2; i + 9 < b.length; ) {
+      if (b[i] !== 0xff) return undefined;
+      const marker = b[i + 1] ?? 0;
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+        return { width: u16be(i + 7), height: u16be(i + 5) };
+      i += 2 + u16be(i + 2);
+    }
+  }
+  return undefined;
 }
 
 function planFor(said: string): PlannedTurn {
@@ -118,6 +175,10 @@ function planFor(said: string): PlannedTurn {
     ) ?? /\bwhat(?:'s| is| are) my\s+(.+?)[?.!]*$/i.exec(said);
   if (recall) return call('recall', { query: (recall[1] as string).replace(/^(?:the|my)\s+/i, '') });
 
+  if (/\b(chart|graph|plot)\b/.test(t)) {
+    const values = (said.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number).slice(0, 24);
+    return call('draw_chart', { values: values.length > 0 ? values : [3, 7, 2, 9, 5] });
+  }
   if (/\bprimes?\b/.test(t)) return call('count_primes', { n: Math.min(numberIn(said) ?? 1_000_000, 50_000_000) });
   const echo = /\b(?:echo|repeat)(?:\s+(?:slowly|back|this|after me))*[:\s]+(.+)$/is.exec(said);
   if (echo) return call('slow_echo', { text: (echo[1] as string).trim() });
@@ -218,6 +279,8 @@ function success(name: string, args: Record<string, unknown>, value: unknown): s
       return `There are **${fmt(v.primes as number)}** primes below ${fmt(v.n as number)}. A worker did the counting, so the page kept drawing the whole time (watch the FPS meter).`;
     case 'run_javascript':
       return `The script ran in the sandbox (no network, no DOM, no storage; the tools it called ran in their workers):\n\n\`\`\`\n${value}\n\`\`\``;
+    case 'draw_chart':
+      return `Here it is: the worker drew it on an OffscreenCanvas and returned the PNG, which a real model would see beside the text. ${value}`;
     case 'slow_echo':
       return `The echo came back, word by word: “${value}”`;
     default:

@@ -37,6 +37,40 @@ serveTools([
     run: ({ expression }) => ({ expression, result: tidy(evaluate(expression)) }),
   }),
   defineTool({
+    name: 'draw_chart',
+    description: 'Draw numbers as a bar chart and return it as a PNG image (with a one-line caption).',
+    input: z.object({
+      values: z.array(z.number()).check(z.minLength(1), z.maxLength(24)),
+      title: z.optional(z.string()),
+    }),
+    run: async ({ values, title }) => {
+      const bar = 36;
+      const width = 24 + values.length * bar;
+      const height = 200;
+      const canvas = new OffscreenCanvas(width, height);
+      const g = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+      g.fillStyle = '#ffffff';
+      g.fillRect(0, 0, width, height);
+      const top = Math.max(...values.map(Math.abs), 1);
+      g.fillStyle = '#2f6fd6';
+      values.forEach((v, i) => {
+        const h = (Math.abs(v) / top) * (height - 40);
+        g.fillRect(16 + i * bar, height - 20 - h, bar - 8, h);
+      });
+      g.fillStyle = '#1d2433';
+      g.font = '12px sans-serif';
+      if (title) g.fillText(title.slice(0, 60), 12, 16);
+      const png = await canvas.convertToBlob({ type: 'image/png' });
+      const caption = `A bar chart of ${values.length} value${values.length === 1 ? '' : 's'} (${values.join(', ')}), ${width} × ${height} px.`;
+      return {
+        content: [
+          { type: 'text', text: caption },
+          { type: 'image', data: png },
+        ],
+      };
+    },
+  }),
+  defineTool({
     name: 'convert_units',
     description: 'Convert a value between units of length, mass, volume, time, speed, data or temperature.',
     input: z.object({ value: z.number(), from: z.string(), to: z.string() }),
