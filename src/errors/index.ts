@@ -1,3 +1,4 @@
+export { AttachmentTooLargeError, type AttachmentTooLargeErrorOptions } from './attachment-too-large-error';
 export { ChatBusyError } from './chat-busy-error';
 export { CheckpointConflictError } from './checkpoint-conflict-error';
 export { CheckpointError } from './checkpoint-error';

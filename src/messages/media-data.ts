@@ -107,8 +107,14 @@ export function base64FromBytes(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** Base64 as UTF-8 text (a text/plain document some providers take as text). */
+/** Base64 as bytes (native where the engine has `Uint8Array.fromBase64`). */
+export function bytesFromBase64(base64: string): Uint8Array {
+  const native = (Uint8Array as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
+  if (typeof native === 'function') return native(base64);
+  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+}
+
+/** Base64 as UTF-8 text (a text file sent as text). */
 export function textFromBase64(base64: string): string {
-  const binary = atob(base64);
-  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+  return new TextDecoder().decode(bytesFromBase64(base64));
 }

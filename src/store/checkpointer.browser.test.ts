@@ -1,5 +1,6 @@
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
+import { AttachmentTooLargeError } from '../errors/attachment-too-large-error';
 import { CheckpointConflictError } from '../errors/checkpoint-conflict-error';
 import { CheckpointError } from '../errors/checkpoint-error';
 import { aiMessage, toolMessage, userMessage } from '../messages/constructors';
@@ -124,5 +125,88 @@ describe('openIndexedDBCheckpointer', () => {
     await expect(again.get('t')).rejects.toBeInstanceOf(CheckpointError);
     await expect(again.get('t')).rejects.toThrow(/Checkpoint of thread 't' is unusable: Invalid message: role/);
     again.close();
+  });
+});
+
+describe('openIndexedDBCheckpointer: images and files', () => {
+  /** A PNG of `size` bytes whose content is `seed` (a different seed, a different image). */
+  function png(size: number, seed: number): string {
+    const bytes = new Uint8Array(size).fill(seed);
+    bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    let binary = '';
+    for (let o = 0; o < bytes.length; o += 8192) binary += String.fromCharCode(...bytes.subarray(o, o + 8192));
+    return btoa(binary);
+  }
+  const withImage = (id: string, createdAt: number, data: string, parentId?: string): Checkpoint => {
+    const base = checkpoint('t', id, createdAt, parentId);
+    const asked = userMessage([
+      { type: 'text', text: 'What is this?' },
+      { type: 'image', data, mediaType: 'image/png' },
+    ]);
+    return { ...base, messages: [asked, ...base.messages.slice(1)] };
+  };
+
+  it('keeps each image once, as a Blob beside the thread, out of the checkpoints; gives it back; deletes it with the thread', async () => {
+    const name = `moat-cp-${crypto.randomUUID()}`;
+    const cp = openIndexedDBCheckpointer(name);
+    const image = png(300_000, 7);
+    await cp.put('t', withImage('a', 1, image));
+    await cp.put('t', withImage('b', 2, image, 'a')); // the same image, a later step
+    await cp.put('other', { ...checkpoint('other', 'x', 3), messages: [userMessage('plain')] });
+    const newest = await cp.get('t');
+    expect(newest?.id).toBe('b');
+    expect(newest?.messages[0]).toEqual(withImage('b', 2, image).messages[0]);
+    expect((await cp.list('t')).map((c) => c.messages[0])).toEqual([newest?.messages[0], newest?.messages[0]]);
+
+    // As stored: references in the checkpoints, one Blob of 300,000 bytes for the thread.
+    const db = await openDB(name);
+    const raw = JSON.stringify(await db.getAll('checkpoints'));
+    expect(raw).not.toContain(image.slice(0, 100));
+    expect(raw.match(/moat-blob:[0-9a-f]{64}/g)).toHaveLength(2);
+    const blobs = (await db.getAll('blobs')) as { threadId: string; blob: Blob; size: number }[];
+    expect(blobs.map((b) => [b.threadId, b.size, b.blob.type])).toEqual([['t', 300_000, 'image/png']]);
+
+    // Opened again (a reload): the same.
+    cp.close();
+    const again = openIndexedDBCheckpointer(name);
+    expect((await again.get('t'))?.messages[0]).toEqual(newest?.messages[0]);
+    await again.delete('t');
+    expect(await again.get('t')).toBeUndefined();
+    expect(await db.getAll('blobs')).toEqual([]);
+    expect(await again.get('other')).toBeDefined();
+    again.close();
+    db.close();
+  });
+
+  it('writes a checkpoint and its new images in one transaction: a step that fails leaves no image behind', async () => {
+    // The same path as a full disk (StoreQuotaError, shown with the store in the quota project):
+    // here the checkpoint's add fails, a conflict, after its image was put in the same transaction.
+    const name = `moat-cp-${crypto.randomUUID()}`;
+    const cp = openIndexedDBCheckpointer(name);
+    await cp.put('t', checkpoint('t', 'a', 1));
+    const again = cp.put('t', withImage('a', 2, png(10_000, 4)));
+    await expect(again).rejects.toBeInstanceOf(CheckpointConflictError);
+    const db = await openDB(name);
+    expect(await db.count('blobs')).toBe(0);
+    db.close();
+    expect((await cp.get('t'))?.messages).toEqual(checkpoint('t', 'a', 1).messages);
+    cp.close();
+  });
+
+  it('refuses an image or a thread past its limit with AttachmentTooLargeError, writing nothing', async () => {
+    const name = `moat-cp-${crypto.randomUUID()}`;
+    const cp = openIndexedDBCheckpointer(name, { maxAttachmentBytes: 100_000, maxThreadBytes: 150_000 });
+    const big = cp.put('t', withImage('a', 1, png(120_000, 1)));
+    await expect(big).rejects.toBeInstanceOf(AttachmentTooLargeError);
+    await expect(big).rejects.toMatchObject({ of: 'attachment', bytes: 120_000, limit: 100_000 });
+    await cp.put('t', withImage('b', 2, png(90_000, 2)));
+    const over = cp.put('t', withImage('c', 3, png(90_000, 3), 'b'));
+    await expect(over).rejects.toMatchObject({ name: 'AttachmentTooLargeError', of: 'thread', bytes: 180_000 });
+    expect((await cp.list('t')).map((c) => c.id)).toEqual(['b']);
+    const db = await openDB(name);
+    expect((await db.getAll('blobs')).length).toBe(1);
+    db.close();
+    expect(() => openIndexedDBCheckpointer(name, { maxThreadBytes: -1 })).toThrow('Expected `maxThreadBytes`');
+    cp.close();
   });
 });

@@ -6,6 +6,13 @@ import { checkCount } from '../errors/option-checks';
 import { findNonJSON, isPlainObject, type JSONValue } from '../json/json-value';
 import { messageFromJSON, messageToJSON } from '../messages/message-json';
 import type { Message } from '../messages/types';
+import {
+  type AttachmentLimits,
+  DEFAULT_ATTACHMENT_LIMITS,
+  putBackMedia,
+  type StoredBlob,
+  takeOutMedia,
+} from './checkpoint-blobs';
 import { byRecency, type ThreadSummary } from './thread-summary';
 import { toStoreError } from './transaction';
 
@@ -141,13 +148,27 @@ function checkListOptions(options: unknown): ListCheckpointsOptions {
   return options as ListCheckpointsOptions;
 }
 
-function listFrom(all: StoredCheckpoint[], options: ListCheckpointsOptions): Checkpoint[] {
+/** The stored checkpoints `options` asks for, newest first. */
+function pick(all: StoredCheckpoint[], options: ListCheckpointsOptions): StoredCheckpoint[] {
   let list = newestFirst(all);
   if (options.before !== undefined) {
     const at = list.findIndex((c) => c.id === options.before);
     list = at < 0 ? [] : list.slice(at + 1);
   }
-  return list.slice(0, Math.max(0, options.limit ?? 10)).map(fromStored);
+  return list.slice(0, Math.max(0, options.limit ?? 10));
+}
+
+function listFrom(all: StoredCheckpoint[], options: ListCheckpointsOptions): Checkpoint[] {
+  return pick(all, options).map(fromStored);
+}
+
+function attachmentLimits(options: IndexedDBCheckpointerOptions): AttachmentLimits {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`Expected checkpointer options to be an object, got ${describeValue(options)}`);
+  const limits = { ...DEFAULT_ATTACHMENT_LIMITS };
+  for (const key of ['maxAttachmentBytes', 'maxThreadBytes'] as const)
+    if (options[key] !== undefined) limits[key] = checkCount(key, options[key]);
+  return limits;
 }
 
 /**
@@ -189,8 +210,13 @@ export function createMemoryCheckpointer(): Checkpointer {
   };
 }
 
-/** 1: checkpoints by [threadId, id], indexed by thread. 2: also indexed by time (for `threads()`). */
-const CHECKPOINT_SCHEMA_VERSION = 2;
+/**
+ * 1: checkpoints by [threadId, id], indexed by thread. 2: also indexed by time (for `threads()`).
+ * 3: the threads' images and files, as Blobs by [threadId, sha-256].
+ */
+const CHECKPOINT_SCHEMA_VERSION = 3;
+
+export interface IndexedDBCheckpointerOptions extends Partial<AttachmentLimits> {}
 
 /**
  * Checkpoints in IndexedDB: a reload (or another tab) finds the thread where it stood.
@@ -199,8 +225,9 @@ const CHECKPOINT_SCHEMA_VERSION = 2;
  * const checkpointer = openIndexedDBCheckpointer('my-app-threads');
  * const last = await checkpointer.get('thread-1');
  */
-export function openIndexedDBCheckpointer(name: string): Checkpointer {
+export function openIndexedDBCheckpointer(name: string, options: IndexedDBCheckpointerOptions = {}): Checkpointer {
   checkId(name, 'the database name');
+  const limits = attachmentLimits(options);
   let db: Promise<IDBPDatabase<unknown>> | undefined;
   const open = () => {
     db ??= openDB(name, CHECKPOINT_SCHEMA_VERSION, {
@@ -210,6 +237,7 @@ export function openIndexedDBCheckpointer(name: string): Checkpointer {
           store.createIndex('thread', 'threadId');
         }
         if (oldVersion < 2) tx.objectStore('checkpoints').createIndex('time', 'createdAt');
+        if (oldVersion < 3) database.createObjectStore('blobs', { keyPath: ['threadId', 'id'] });
       },
       blocking(_current, _next, event) {
         (event.target as IDBDatabase).close();
@@ -228,6 +256,26 @@ export function openIndexedDBCheckpointer(name: string): Checkpointer {
     (await (
       await open()
     ).getAllFromIndex('checkpoints', 'thread', checkId(threadId, 'the thread id'))) as StoredCheckpoint[];
+  /** The thread's blobs: all the keys of [threadId, …]. */
+  const blobRange = (threadId: string) => IDBKeyRange.bound([threadId, ''], [threadId, '\uffff']);
+  /** Checkpoints as the caller gets them: each blob they refer to read back into base64. */
+  const inflated = async (list: StoredCheckpoint[]): Promise<Checkpoint[]> => {
+    const database = await open();
+    return Promise.all(
+      list.map(async (stored) => {
+        try {
+          const messages = await putBackMedia(stored.messages, async (id) => {
+            const record = (await database.get('blobs', [stored.threadId, id])) as StoredBlob | undefined;
+            return record?.blob;
+          });
+          return fromStored({ ...stored, messages });
+        } catch (cause) {
+          if (CheckpointError.isInstance(cause)) throw cause;
+          throw new CheckpointError({ threadId: stored.threadId, reason: (cause as Error).message, cause });
+        }
+      }),
+    );
+  };
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -239,19 +287,31 @@ export function openIndexedDBCheckpointer(name: string): Checkpointer {
     put: (threadId, checkpoint) =>
       guard(async () => {
         const stored = toStored(threadId, checkpoint);
+        const database = await open();
+        const known = new Map<string, number>();
+        for (const record of (await database.getAll('blobs', blobRange(threadId))) as StoredBlob[])
+          known.set(record.id, record.size);
+        const { messages, blobs } = await takeOutMedia(threadId, stored.messages, known, limits);
         try {
-          // add, not put: a step written once is never overwritten.
-          await (await open()).add('checkpoints', stored);
+          // One transaction: the checkpoint and its new blobs are written together, or neither
+          // (a full disk loses nothing that was there). add, not put: a step written once is
+          // never overwritten.
+          const tx = database.transaction(['checkpoints', 'blobs'], 'readwrite');
+          const writes = [
+            tx.objectStore('checkpoints').add({ ...stored, messages }),
+            ...blobs.map((b) => tx.objectStore('blobs').put(b)),
+          ];
+          await Promise.all([...writes, tx.done]);
         } catch (error) {
           if ((error as { name?: unknown })?.name === 'ConstraintError')
             throw new CheckpointConflictError({ threadId, checkpointId: stored.id, cause: error });
           throw error;
         }
       }),
-    get: (threadId) => guard(async () => listFrom(await ofThread(threadId), { limit: 1 })[0]),
+    get: (threadId) => guard(async () => (await inflated(pick(await ofThread(threadId), { limit: 1 })))[0]),
     list: async (threadId, options = {}) => {
       checkListOptions(options);
-      return guard(async () => listFrom(await ofThread(threadId), options));
+      return guard(async () => inflated(pick(await ofThread(threadId), options)));
     },
     // Keys only, newest first: the first time a thread's id appears is its newest checkpoint.
     threads: () =>
@@ -268,9 +328,13 @@ export function openIndexedDBCheckpointer(name: string): Checkpointer {
     delete: (threadId) =>
       guard(async () => {
         const database = await open();
-        const tx = database.transaction('checkpoints', 'readwrite');
-        const keys = await tx.store.index('thread').getAllKeys(checkId(threadId, 'the thread id'));
-        await Promise.all(keys.map((key) => tx.store.delete(key)));
+        const tx = database.transaction(['checkpoints', 'blobs'], 'readwrite');
+        const checkpoints = tx.objectStore('checkpoints');
+        const keys = await checkpoints.index('thread').getAllKeys(checkId(threadId, 'the thread id'));
+        await Promise.all([
+          ...keys.map((key) => checkpoints.delete(key)),
+          tx.objectStore('blobs').delete(blobRange(threadId)),
+        ]);
         await tx.done;
       }),
     close() {

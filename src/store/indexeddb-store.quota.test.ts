@@ -1,7 +1,7 @@
 // A real quota exhaustion in Chromium (the `quota` project: the browser's profile is on a 40 MB
 // disk, so this origin may keep about 24 MB). A write that does not fit is a StoreQuotaError and
 // leaves nothing behind; what was there stays, and the store keeps working.
-import { describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { StoreQuotaError } from '../errors/store-quota-error';
 import { openIndexedDBStore } from './indexeddb-store';
 
@@ -17,8 +17,20 @@ function noise(bytes: number): string {
 }
 
 describe.skipIf(why !== '')(`IndexedDB store: a full quota${why ? ` (skipped: ${why})` : ''}`, () => {
+  // The quota is the origin's, and the profile outlives the run: give it all back.
+  const names: string[] = [];
+  afterEach(async () => {
+    for (const name of names.splice(0))
+      await new Promise((settled) => {
+        const request = indexedDB.deleteDatabase(name);
+        request.onsuccess = request.onerror = request.onblocked = settled;
+      });
+  });
+
   it('fails the write that does not fit with StoreQuotaError, keeps what was there, and goes on', async () => {
-    const store = openIndexedDBStore(`moat-quota-${crypto.randomUUID()}`);
+    const name = `moat-quota-${crypto.randomUUID()}`;
+    names.push(name);
+    const store = openIndexedDBStore(name);
     const MB = 1024 * 1024;
     let written = 0;
     let failure: unknown;
