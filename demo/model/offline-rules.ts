@@ -5,7 +5,7 @@
  * Pure (it imports types and `textOf`, a pure helper), so it is tested in Node.
  */
 import type { AIMessage, ContentPart, Message, ToolMessage } from 'moat';
-import { textOf } from 'moat/messages';
+import { imageSize, textOf } from 'moat/messages';
 
 export interface PlannedCall {
   name: string;
@@ -111,34 +111,6 @@ export function describeAttachments(parts: readonly MediaPart[]): string {
 
 const formatBytes = (n: number) =>
   n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
-
-/** Width and height from a PNG's, GIF's or JPEG's header (base64); undefined for anything else. */
-export function imageSize(base64: string): { width: number; height: number } | undefined {
-  let b: Uint8Array;
-  try {
-    // 64 KB is enough to reach a JPEG's frame header past its metadata, most of the time.
-    const head = base64.slice(0, 87_384);
-    b = Uint8Array.from(atob(head.slice(0, head.length - (head.length % 4))), (c) => c.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
-  const u16be = (i: number) => ((b[i] ?? 0) << 8) | (b[i + 1] ?? 0);
-  const u32be = (i: number) => u16be(i) * 65_536 + u16be(i + 2);
-  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return { width: u32be(16), height: u32be(20) };
-  if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46)
-    return { width: (b[6] ?? 0) | ((b[7] ?? 0) << 8), height: (b[8] ?? 0) | ((b[9] ?? 0) << 8) };
-  if (b[0] === 0xff && b[1] === 0xd8) {
-    // Walk the segments to a start-of-frame marker (C0–CF, except C4, C8 and CC).
-    for (let i = 2; i + 9 < b.length; ) {
-      if (b[i] !== 0xff) return undefined;
-      const marker = b[i + 1] ?? 0;
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
-        return { width: u16be(i + 7), height: u16be(i + 5) };
-      i += 2 + u16be(i + 2);
-    }
-  }
-  return undefined;
-}
 
 function planFor(said: string): PlannedTurn {
   const t = said.toLowerCase();

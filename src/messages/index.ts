@@ -6,6 +6,8 @@ export {
   toolMessage,
   userMessage,
 } from './constructors';
+export { fitImages, IMAGE_LIMITS, type ImageLimits } from './fit-images';
+export { imageSize } from './media-data';
 export { type MergedToolCallChunks, mergeToolCallChunks } from './merge-tool-call-chunks';
 export {
   checkMessages,

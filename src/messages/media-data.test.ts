@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   base64FromBytes,
   dataURL,
+  imageSize,
   mediaDataProblem,
   readMediaData,
   sniffBase64,
@@ -84,5 +85,23 @@ describe('readMediaData / mediaDataProblem', () => {
     ['data:image/png;base64,not base64', 'is a data: URL whose payload is not base64'],
   ])('%s: %s', (data, problem) => {
     expect(mediaDataProblem(data)).toBe(problem);
+  });
+});
+
+describe('imageSize', () => {
+  const b64 = (bytes: number[]) => Buffer.from(bytes).toString('base64');
+  it("reads a PNG's, a GIF's and a JPEG's width and height from their first bytes", () => {
+    const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 2, 128];
+    expect(imageSize(b64([...png, 0, 0, 1, 224, 8, 6, 0, 0, 0]))).toEqual({ width: 640, height: 480 });
+    expect(imageSize(b64([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 10, 0, 20, 0, 0, 0]))).toEqual({ width: 10, height: 20 });
+    // SOI, an APP0 segment of 16 bytes, then SOF2 (progressive): 300 high, 200 wide.
+    const jpeg = [0xff, 0xd8, 0xff, 0xe0, 0, 16, ...new Array(14).fill(0), 0xff, 0xc2, 0, 17, 8, 1, 44, 0, 200, 3];
+    expect(imageSize(b64([...jpeg, 0, 0, 0, 0]))).toEqual({ width: 200, height: 300 });
+  });
+
+  it('knows nothing of other bytes, a broken JPEG or bad base64', () => {
+    expect(imageSize(b64([0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x45, 0x42, 0x50]))).toBeUndefined();
+    expect(imageSize(b64([0xff, 0xd8, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 0, 0]))).toBeUndefined();
+    expect(imageSize('not base64!')).toBeUndefined();
   });
 });

@@ -118,3 +118,36 @@ export function bytesFromBase64(base64: string): Uint8Array {
 export function textFromBase64(base64: string): string {
   return new TextDecoder().decode(bytesFromBase64(base64));
 }
+
+/**
+ * An image's width and height, read from the first bytes of a PNG, GIF or JPEG (base64);
+ * undefined for anything else.
+ *
+ * @example imageSize(pngBase64) // { width: 640, height: 480 }
+ */
+export function imageSize(base64: string): { width: number; height: number } | undefined {
+  let b: Uint8Array;
+  try {
+    // 64 KB is enough to reach a JPEG's frame header past its metadata, most of the time.
+    const head = base64.slice(0, 87_384);
+    b = bytesFromBase64(head.slice(0, head.length - (head.length % 4)));
+  } catch {
+    return undefined;
+  }
+  const u16be = (i: number) => ((b[i] ?? 0) << 8) | (b[i + 1] ?? 0);
+  const u32be = (i: number) => u16be(i) * 65_536 + u16be(i + 2);
+  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return { width: u32be(16), height: u32be(20) };
+  if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46)
+    return { width: (b[6] ?? 0) | ((b[7] ?? 0) << 8), height: (b[8] ?? 0) | ((b[9] ?? 0) << 8) };
+  if (b[0] === 0xff && b[1] === 0xd8) {
+    // Walk the segments to a start-of-frame marker (C0–CF, except C4, C8 and CC).
+    for (let i = 2; i + 9 < b.length; ) {
+      if (b[i] !== 0xff) return undefined;
+      const marker = b[i + 1] ?? 0;
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+        return { width: u16be(i + 7), height: u16be(i + 5) };
+      i += 2 + u16be(i + 2);
+    }
+  }
+  return undefined;
+}

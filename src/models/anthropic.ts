@@ -3,7 +3,7 @@ import { toAnthropicOutputFormat } from '../providers/output-format';
 import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { AnthropicDecoder } from '../stream/decoders/anthropic-decoder';
-import { joinURL, streamOverHTTP, transport } from './http';
+import { joinURL, streamOverHTTP, transport, withFittedImages } from './http';
 import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
 
@@ -42,7 +42,7 @@ export function anthropic(options: AnthropicOptions): ChatModel {
     modelId: model,
     stream(input) {
       const request = resolveRequest(defaults, input);
-      const body = anthropicBody(model, request);
+      const body = withFittedImages(request, 'anthropic', (r) => anthropicBody(model, r));
       return streamOverHTTP(
         t,
         { provider, url: joinURL(baseURL, 'v1/messages'), headers, body, apiKey, signal: request.signal },

@@ -3,7 +3,7 @@ import { toGeminiOutputConfig } from '../providers/output-format';
 import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { GeminiDecoder } from '../stream/decoders/gemini-decoder';
-import { joinURL, streamOverHTTP, transport } from './http';
+import { joinURL, streamOverHTTP, transport, withFittedImages } from './http';
 import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
 
@@ -32,7 +32,7 @@ export function gemini(options: GeminiOptions): ChatModel {
     modelId: model,
     stream(input) {
       const request = resolveRequest(defaults, input);
-      const body = geminiBody(request);
+      const body = withFittedImages(request, 'gemini', geminiBody);
       return streamOverHTTP(
         t,
         {

@@ -2,8 +2,9 @@ import { describeValue } from '../errors/moat-error';
 import { isRetryableStatus, ModelHTTPError } from '../errors/model-http-error';
 import { ModelNetworkError } from '../errors/model-network-error';
 import { checkCount, checkDuration } from '../errors/option-checks';
+import { fitImages, IMAGE_LIMITS, tooLarge } from '../messages/fit-images';
 import { modelStream, type OpenedStream } from './model-stream';
-import type { HttpClientOptions, ModelStream } from './types';
+import type { HttpClientOptions, ModelRequest, ModelStream } from './types';
 
 /** The retry policy and transport one client uses, checked once when the client is made. */
 export interface Transport {
@@ -150,17 +151,40 @@ export function streamOverHTTP(
     provider: string;
     url: string;
     headers: Record<string, string>;
-    body: unknown;
+    /** The JSON body, or how to make it when it needs work first (images to make smaller). */
+    body: unknown | Later;
     apiKey: string | undefined;
     signal: AbortSignal | undefined;
   },
   decode: (bytes: ReadableStream<Uint8Array>, signal: AbortSignal) => OpenedStream,
 ): ModelStream {
-  const { provider, url, headers, body, apiKey } = request;
+  const { provider, url, headers, apiKey } = request;
   return modelStream(provider, request.signal, async (signal) => {
+    const body = request.body instanceof Later ? await request.body.make() : request.body;
     const response = await post(t, { provider, url, headers, body, signal, secrets: apiKey ? [apiKey] : [] });
     return decode(bodyOf(response), signal);
   });
+}
+
+/** A body made when the request is sent (see `withFittedImages`). */
+export class Later {
+  constructor(readonly make: () => Promise<unknown>) {}
+}
+
+/**
+ * The request's body, built now (so that a part the provider cannot take throws before anything
+ * is sent), or, when an image is larger than `format` takes, a `Later` that makes those images
+ * smaller first (`fitImages`: the thread keeps the originals).
+ */
+export function withFittedImages(
+  request: ModelRequest,
+  format: string,
+  build: (request: ModelRequest) => Record<string, unknown>,
+): Record<string, unknown> | Later {
+  const body = build(request);
+  const limits = IMAGE_LIMITS[format];
+  if (!limits || !request.messages.some((m) => tooLarge(m, limits))) return body;
+  return new Later(async () => build({ ...request, messages: [...(await fitImages(request.messages, format))] }));
 }
 
 /** Join a base URL and a path with exactly one slash between them. */

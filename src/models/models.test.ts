@@ -151,6 +151,19 @@ describe.each(Object.keys(clients))('%s client', (name) => {
     expect(await requestsOf(url, id)).toEqual([]);
   });
 
+  it('an image larger than the provider takes, which Node cannot scale down, is refused before anything is sent', async () => {
+    if (name === 'ollama') return; // Ollama states no limit
+    const id = await scenario({ turns: [{ text: 'never' }] });
+    // A PNG header claiming 20,000 px across: past every limit on a side.
+    const header = new Uint8Array(32);
+    header.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    new DataView(header.buffer).setUint32(16, 20_000);
+    new DataView(header.buffer).setUint32(20, 10);
+    const wide: ContentPart = { type: 'image', data: Buffer.from(header).toString('base64'), mediaType: 'image/png' };
+    await expect(drain(make(id), { messages: [userMessage([wide])] })).rejects.toThrow(/no OffscreenCanvas/);
+    expect(await requestsOf(url, id)).toEqual([]);
+  });
+
   it('gives the same parts in batches (one per chunk the server sent) as one by one', async () => {
     const id = await scenario({ turns });
     const request = { messages: [userMessage('3 * 12 and 2 * 2?')], tools };

@@ -2,7 +2,7 @@ import { toOllama, toOllamaTools } from '../providers/ollama';
 import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { OllamaDecoder } from '../stream/decoders/ollama-decoder';
-import { joinURL, streamOverHTTP, transport } from './http';
+import { joinURL, streamOverHTTP, transport, withFittedImages } from './http';
 import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
 
@@ -29,7 +29,7 @@ export function ollama(options: OllamaOptions): ChatModel {
     modelId: options.model,
     stream(input) {
       const request = resolveRequest(defaults, input);
-      const body = ollamaBody(options.model, request);
+      const body = withFittedImages(request, 'ollama', (r) => ollamaBody(options.model, r));
       return streamOverHTTP(
         t,
         { provider, url: joinURL(baseURL, 'api/chat'), headers: {}, body, apiKey: undefined, signal: request.signal },

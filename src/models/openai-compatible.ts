@@ -7,7 +7,7 @@ import { decodeWith } from '../stream/decode-stream';
 import { OpenAIChatDecoder } from '../stream/decoders/openai-chat-decoder';
 import { OpenAIResponsesDecoder } from '../stream/decoders/openai-responses-decoder';
 import type { StreamPart } from '../stream/stream-part';
-import { joinURL, streamOverHTTP, transport } from './http';
+import { joinURL, Later, streamOverHTTP, transport, withFittedImages } from './http';
 import { modelStream } from './model-stream';
 import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings, ToolChoice } from './types';
@@ -64,11 +64,19 @@ export function openAICompatible(options: OpenAICompatibleOptions): ChatModel {
     modelId: options.model,
     stream(input) {
       const request = resolveRequest(defaults, input);
-      const body = api === 'chat' ? chatBody(options.model, request) : responsesBody(options.model, request);
+      const body =
+        api === 'chat'
+          ? withFittedImages(request, 'openai-chat', (r) => chatBody(options.model, r))
+          : withFittedImages(request, 'openai-responses', (r) => responsesBody(options.model, r));
       if (client) {
         return modelStream(provider, request.signal, async (signal) => {
           const decoder = new OpenAIChatDecoder();
-          const chunks = await client.chat.completions.create(body, { signal });
+          const chunks = await client.chat.completions.create(
+            body instanceof Later ? ((await body.make()) as Obj) : body,
+            {
+              signal,
+            },
+          );
           async function* parts(): AsyncGenerator<StreamPart> {
             for await (const chunk of chunks) yield* decoder.push(chunk);
             yield* decoder.flush();
