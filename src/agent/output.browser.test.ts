@@ -2,14 +2,10 @@
 // server (which checks each provider's schema field as the provider does), tools in workers.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
+import { modelClients } from '../../test/model-clients';
 import { addScenario, requestsOf, type Scenario } from '../../test/model-server/scenarios';
 import { isPrefixOf } from '../../test/prefix';
 import { OutputValidationError } from '../errors/output-validation-error';
-import { anthropic } from '../models/anthropic';
-import { gemini } from '../models/gemini';
-import { ollama } from '../models/ollama';
-import { openAICompatible } from '../models/openai-compatible';
-import type { ChatModel } from '../models/types';
 import { createWorkerPool, type WorkerPool } from '../pool/worker-pool';
 import { createAgent } from './agent';
 import type { AgentEvent } from './types';
@@ -17,14 +13,7 @@ import type { AgentEvent } from './types';
 const url = inject('modelServerUrl');
 const KEY = 'browser-key-42';
 
-const clients: Record<string, (model: string) => ChatModel> = {
-  'openai-chat': (model) => openAICompatible({ baseURL: `${url}/v1`, apiKey: KEY, model, retryDelayMs: 5 }),
-  'openai-responses': (model) =>
-    openAICompatible({ baseURL: `${url}/v1`, apiKey: KEY, model, api: 'responses', retryDelayMs: 5 }),
-  anthropic: (model) => anthropic({ baseURL: url, apiKey: KEY, model, retryDelayMs: 5 }),
-  gemini: (model) => gemini({ baseURL: `${url}/v1beta`, apiKey: KEY, model, retryDelayMs: 5 }),
-  ollama: (model) => ollama({ baseURL: url, model, retryDelayMs: 5 }),
-};
+const clients = modelClients(url, KEY);
 
 /** Where each provider's request carries the output schema. */
 const schemaIn: Record<string, (body: Record<string, unknown>) => unknown> = {

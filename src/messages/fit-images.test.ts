@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { UnsupportedContentError } from '../errors/unsupported-content-error';
 import { aiMessage, toolMessage, userMessage } from './constructors';
-import { fitImages, IMAGE_LIMITS } from './fit-images';
+import { fitImages } from './fit-images';
+import { IMAGE_LIMITS } from './image-limits';
 
 /** A PNG header claiming `width` × `height`, padded to `bytes`, as base64. */
 function png(width: number, height: number, bytes = 64): string {

@@ -4,28 +4,9 @@
  * `OffscreenCanvas` to encode) runs in a worker made for it, off the page's thread.
  */
 import { UnsupportedContentError } from '../errors/unsupported-content-error';
-import { imageSize, readMediaData } from './media-data';
-import type { ContentPart, ImagePart, Message } from './types';
-
-/** What a provider takes of one image: its size as sent (bytes of base64) and its longest side. */
-export interface ImageLimits {
-  maxBase64Bytes: number;
-  maxSide: number;
-}
-
-const MB = 1024 * 1024;
-
-/**
- * Per provider format: Anthropic refuses an image over 5 MB of base64 or 8,000 px a side;
- * OpenAI takes 20 MB an image (50 MB a request); Gemini 20 MB a request of inline data. Ollama
- * states none.
- */
-export const IMAGE_LIMITS: Record<string, ImageLimits | undefined> = {
-  anthropic: { maxBase64Bytes: 5 * MB, maxSide: 8000 },
-  'openai-chat': { maxBase64Bytes: 20 * MB, maxSide: 16_000 },
-  'openai-responses': { maxBase64Bytes: 20 * MB, maxSide: 16_000 },
-  gemini: { maxBase64Bytes: 15 * MB, maxSide: 16_000 },
-};
+import { IMAGE_LIMITS, type ImageLimits, over, tooLarge } from './image-limits';
+import { readMediaData } from './media-data';
+import type { ContentPart, Message } from './types';
 
 /**
  * The messages as `format` can take them: each base64 image over its limits replaced by a JPEG
@@ -48,22 +29,6 @@ export async function fitImages(messages: readonly Message[], format: string): P
   } finally {
     close();
   }
-}
-
-/** Whether a message holds an image over the limits. */
-export function tooLarge(m: Message, limits: ImageLimits): boolean {
-  if ((m.role !== 'user' && m.role !== 'tool') || typeof m.content === 'string') return false;
-  return m.content.some((p) => p.type === 'image' && over(p, limits));
-}
-
-function over(part: ImagePart, limits: ImageLimits): boolean {
-  const read = readMediaData(part.data, part.mediaType);
-  if (read.kind === 'url') return false;
-  const size = imageSize(read.base64);
-  return (
-    read.base64.length > limits.maxBase64Bytes ||
-    (size !== undefined && Math.max(size.width, size.height) > limits.maxSide)
-  );
 }
 
 async function fitPart(part: ContentPart, limits: ImageLimits, format: string, run: Fitter): Promise<ContentPart> {

@@ -6,7 +6,8 @@ export {
   toolMessage,
   userMessage,
 } from './constructors';
-export { fitImages, IMAGE_LIMITS, type ImageLimits } from './fit-images';
+export { fitImages } from './fit-images';
+export { IMAGE_LIMITS, type ImageLimits } from './image-limits';
 export { imageSize } from './media-data';
 export { type MergedToolCallChunks, mergeToolCallChunks } from './merge-tool-call-chunks';
 export {

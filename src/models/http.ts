@@ -2,7 +2,7 @@ import { describeValue } from '../errors/moat-error';
 import { isRetryableStatus, ModelHTTPError } from '../errors/model-http-error';
 import { ModelNetworkError } from '../errors/model-network-error';
 import { checkCount, checkDuration } from '../errors/option-checks';
-import { fitImages, IMAGE_LIMITS, tooLarge } from '../messages/fit-images';
+import { IMAGE_LIMITS, tooLarge } from '../messages/image-limits';
 import { modelStream, type OpenedStream } from './model-stream';
 import type { HttpClientOptions, ModelRequest, ModelStream } from './types';
 
@@ -184,7 +184,11 @@ export function withFittedImages(
   const body = build(request);
   const limits = IMAGE_LIMITS[format];
   if (!limits || !request.messages.some((m) => tooLarge(m, limits))) return body;
-  return new Later(async () => build({ ...request, messages: [...(await fitImages(request.messages, format))] }));
+  return new Later(async () => {
+    // Loaded only when an image is too large: most pages never need it.
+    const { fitImages } = await import('../messages/fit-images');
+    return build({ ...request, messages: [...(await fitImages(request.messages, format))] });
+  });
 }
 
 /** Join a base URL and a path with exactly one slash between them. */
