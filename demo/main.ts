@@ -189,9 +189,10 @@ function ask(text: string): boolean {
       attach(files);
       return;
     }
-    // A file that cannot be read: say so under the composer, keep the message to try again.
+    // A file that cannot be read: keep the message and its files (the one refused can be
+    // removed), and say why under the composer.
     prompt.value ||= text;
-    attachedList.hidden = false;
+    attach(files);
     attachedList.append(h('li', { class: 'note error', role: 'alert' }, `Not sent: ${(error as Error).message}`));
   });
   return true;

@@ -85,6 +85,9 @@ test('an attachment alone is a message; one that cannot be read is refused, and 
   await ask(page, 'And this?');
   await expect(page.getByRole('alert')).toContainText('Not sent: Cannot tell the media type');
   await expect(page.getByLabel('Message')).toHaveValue('And this?');
+  // The file is back in the composer, to be removed.
+  await page.getByRole('button', { name: 'Remove mystery.bin' }).click();
+  await expect(page.getByTestId('attached')).toHaveCount(0);
   await give(page, 'paste', 8, 8, 'only.png');
   await page.getByLabel('Message').fill('');
   await page.getByRole('button', { name: 'Send' }).click();

@@ -92,6 +92,13 @@ function convertParts(value: PartsResult): Converted {
       return { ok: false, reason: `result.content.${i}: ${(error as Error).message}` };
     }
     if (part.type === 'text') text.push(part.text);
+    // A URL would be fetched by the page that shows it and by the provider: a way out past the
+    // tool's network policy. A tool gives the bytes.
+    else if (/^https?:/i.test(part.data))
+      return {
+        ok: false,
+        reason: `result.content.${i} is a URL: return the image or file itself (its bytes or base64)`,
+      };
     else media.push(part);
   }
   const problem = value.artifact === undefined ? undefined : findNonJSON(value.artifact);

@@ -204,6 +204,29 @@ describe('send', () => {
     expect(reopened.messages[0]?.parts).toEqual(shown[0]?.parts);
   });
 
+  it('while attachments are read the chat is busy, and a thread opened meanwhile does not get the message', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
+    // A file whose bytes come when the test says.
+    let give = () => {};
+    const slow = { type: 'image' as const, data: new Blob([png], { type: 'image/png' }) };
+    const arrived = new Promise<void>((resolve) => {
+      give = resolve;
+    });
+    const blob = slow.data;
+    Object.defineProperty(blob, 'arrayBuffer', { value: async () => (await arrived, png.buffer) });
+    const chat = createChat({ agent: agentWith(), schedule: everyChange });
+    const first = chat.send('Look', { attachments: [slow] });
+    await expect(chat.send('Overtaking')).rejects.toThrow(/attachments are being read/);
+    const before = chat.getSnapshot().threadId;
+    await chat.newThread();
+    give();
+    await expect(first).rejects.toThrow(/Another thread was opened while the attachments were read/);
+    expect(chat.getSnapshot().threadId).not.toBe(before);
+    expect(chat.getSnapshot().messages).toEqual([]);
+    await chat.send('Now');
+    expect(shape(chat.getSnapshot().messages)).toEqual([['text:Now'], ['text:You said: Now']]);
+  });
+
   it('an attachment that cannot be read rejects the send with its typed error, changing nothing', async () => {
     const chat = createChat({ agent: agentWith(), schedule: everyChange });
     const before = chat.getSnapshot();

@@ -5,7 +5,7 @@ import { describeValue } from '../errors/moat-error';
 import { userMessage } from '../messages/constructors';
 import { textOf } from '../messages/text-of';
 import { type ContentPartInput, toContent } from '../messages/to-content-part';
-import type { ContentPart, ToolCall } from '../messages/types';
+import type { Content, ContentPart, ToolCall } from '../messages/types';
 import { ChatState } from './chat-state';
 import type { Attachment, ChatAgent, ChatOptions, ChatSnapshot, ChatThread, SendOptions } from './types';
 
@@ -49,6 +49,8 @@ export class Chat {
   readonly #decisions = new Map<string, { call: ToolCall; decision: ApprovalDecision }>();
   #again: Again | undefined;
   readonly #titles = new Map<string, string>();
+  /** A message's attachments are being read (`send`): the chat is busy. */
+  #reading = false;
 
   constructor(options: ChatOptions) {
     if (typeof options !== 'object' || options === null)
@@ -101,9 +103,30 @@ export class Chat {
       throw new TypeError(`Expected \`attachments\` to be a list, got ${describeValue(attachments)}`);
     if (text.trim() === '' && attachments.length === 0)
       throw new TypeError(`Expected a message or an attachment to send, got ${describeValue(text)}`);
-    const content = attachments.length === 0 ? text : await withAttachments(text, attachments);
-    await this.#opening;
+    if (attachments.length === 0) {
+      await this.#opening;
+      this.#idle('send a message');
+      return this.#send(text);
+    }
+    // The files are read first; meanwhile the chat is busy (a second message waits its turn),
+    // and a message read for one thread is not sent to another.
     this.#idle('send a message');
+    const epoch = this.#epoch;
+    this.#reading = true;
+    let content: Content;
+    try {
+      content = await withAttachments(text, attachments);
+    } finally {
+      this.#reading = false;
+    }
+    await this.#opening;
+    if (epoch !== this.#epoch)
+      throw new DOMException('Another thread was opened while the attachments were read: not sent', 'AbortError');
+    this.#idle('send a message');
+    return this.#send(content);
+  }
+
+  #send(content: Content): Promise<void> {
     this.#decisions.clear();
     this.#again = undefined;
     this.#state.user(content);
@@ -219,7 +242,14 @@ export class Chat {
   }
 
   #idle(action: string): void {
-    if (this.#run) throw new ChatBusyError({ threadId: this.#state.threadId, action });
+    const threadId = this.#state.threadId;
+    if (this.#run) throw new ChatBusyError({ threadId, action });
+    if (this.#reading)
+      throw new ChatBusyError({
+        threadId,
+        action,
+        message: `Cannot ${action}: a message's attachments are being read in thread '${threadId}'. Wait for its send() to settle`,
+      });
   }
 
   #fail(error: unknown, again: Again): void {

@@ -437,10 +437,16 @@ describe('events', () => {
     const forged: Interceptor = (request, next) =>
       request.toolCall.args.title === 'forged'
         ? { content: 'x', media: [{ type: 'image', data: 'nope nope' }] }
-        : next(request);
+        : request.toolCall.args.title === 'leak'
+          ? { content: 'x', media: [{ type: 'image', data: 'https://evil.example/?secret=1' }] }
+          : next(request);
     const events: ToolEvent[] = [];
-    const [ok, bad] = [call('chart', { title: 'Sales' }), call('chart', { title: 'forged' })];
-    for await (const e of new ToolInvoker({ inlineTools: [chart], interceptors: [forged] }).stream([ok, bad]))
+    const [ok, bad, leak] = [
+      call('chart', { title: 'Sales' }),
+      call('chart', { title: 'forged' }),
+      call('chart', { title: 'leak' }),
+    ];
+    for await (const e of new ToolInvoker({ inlineTools: [chart], interceptors: [forged] }).stream([ok, bad, leak]))
       events.push(e);
     const done = events.at(-1) as Extract<ToolEvent, { type: 'done' }>;
     expect(done.messages[0]).toMatchObject({ content: [{ type: 'text', text: 'Chart: Sales' }, image] });
@@ -449,6 +455,7 @@ describe('events', () => {
     expect(textOf((done.messages[1] as ToolMessage).content)).toMatch(
       /its images and files are not usable \(media\.0\.data: Invalid data/,
     );
+    expect(textOf((done.messages[2] as ToolMessage).content)).toMatch(/not usable \(a URL, not the image itself\)/);
   });
 
   it('onEvent sees the same events as stream', async () => {

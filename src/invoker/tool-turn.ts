@@ -259,9 +259,11 @@ function toMessage(call: ToolCall, outcome: ToolOutcome): ToolMessage {
   }
   const media = outcome.media ?? [];
   // What a worker sent is checked like any message (a hostile tool may send anything).
+  // No URL either: the page and the provider would fetch it, past the tool's network policy.
   const issue = Array.isArray(media)
     ? (contentIssues(media)[0] ??
-      ((media as { type: string }[]).some((p) => p.type === 'text') ? { message: 'a text part' } : undefined))
+      ((media as { type: string }[]).some((p) => p.type === 'text') ? { message: 'a text part' } : undefined) ??
+      (media.some((p) => /^https?:/i.test(p.data)) ? { message: 'a URL, not the image itself' } : undefined))
     : { message: `not a list: ${describeValue(media)}` };
   if (issue)
     throw new ToolOutputError({

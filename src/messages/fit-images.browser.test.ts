@@ -23,8 +23,24 @@ async function png(width: number, height: number, noise: boolean): Promise<strin
 
 const imageOf = (m: unknown) => ((m as UserMessage).content as ImagePart[])[1] as ImagePart;
 
+afterEach(() => void vi.unstubAllGlobals());
+
 describe('fitImages, in a browser', () => {
   it('scales an image wider than the provider takes to its longest side, keeping the shape; the thread keeps the original', async () => {
+    // The work is done by the worker made for it, which starts and answers.
+    const Real = Worker;
+    const made: Worker[] = [];
+    let errors = 0;
+    vi.stubGlobal(
+      'Worker',
+      class extends Real {
+        constructor(url: string | URL, options?: WorkerOptions) {
+          super(url, options);
+          made.push(this);
+          this.addEventListener('error', () => errors++);
+        }
+      },
+    );
     const original = userMessage([
       { type: 'text', text: 'What is this?' },
       { type: 'image', data: await png(9000, 300, false), mediaType: 'image/png' },
@@ -35,6 +51,7 @@ describe('fitImages, in a browser', () => {
     expect(imageSize(image.data)).toEqual({ width: 8000, height: 267 });
     expect((fitted as UserMessage).content[0]).toEqual({ type: 'text', text: 'What is this?' });
     expect(imageOf(original).mediaType).toBe('image/png'); // untouched
+    expect([made.length, errors]).toEqual([1, 0]);
   });
 
   it('makes an image of more bytes than the provider takes small enough', async () => {
@@ -56,7 +73,6 @@ describe('fitImages, in a browser', () => {
   });
 
   describe('where no worker can be made from a blob (a page whose CSP refuses it)', () => {
-    afterEach(() => void vi.unstubAllGlobals());
     const wide = async () => [
       userMessage([
         { type: 'text', text: 'x' },
@@ -72,6 +88,25 @@ describe('fitImages, in a browser', () => {
           constructor() {
             throw new DOMException('Refused by the policy', 'SecurityError');
           }
+        },
+      );
+      expect(imageSize(imageOf((await fitImages(messages, 'anthropic'))[0]).data)?.width).toBe(8000);
+    });
+
+    it('does the work on the page when the worker fails at it', async () => {
+      const messages = await wide();
+      vi.stubGlobal(
+        'Worker',
+        class {
+          onmessage: ((event: MessageEvent) => void) | null = null;
+          postMessage(data: { id: number }) {
+            setTimeout(() =>
+              this.onmessage?.(
+                new MessageEvent('message', { data: { id: data.id, error: 'ReferenceError: __name is not defined' } }),
+              ),
+            );
+          }
+          terminate() {}
         },
       );
       expect(imageSize(imageOf((await fitImages(messages, 'anthropic'))[0]).data)?.width).toBe(8000);

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { UnsupportedContentError } from '../errors/unsupported-content-error';
 import { aiMessage, toolMessage, userMessage } from './constructors';
 import { fitImages } from './fit-images';
-import { IMAGE_LIMITS } from './image-limits';
 
 /** A PNG header claiming `width` × `height`, padded to `bytes`, as base64. */
 function png(width: number, height: number, bytes = 64): string {
@@ -24,7 +23,6 @@ describe('fitImages', () => {
     expect(await fitImages(messages, 'anthropic')).toBe(messages);
     const wide = [userMessage([{ type: 'image', data: png(9000, 10), mediaType: 'image/png' }])];
     expect(await fitImages(wide, 'ollama')).toBe(wide);
-    expect(IMAGE_LIMITS.anthropic).toEqual({ maxBase64Bytes: 5 * 1024 * 1024, maxSide: 8000 });
   });
 
   it('where nothing can scale an image down (no OffscreenCanvas), says so before anything is sent', async () => {

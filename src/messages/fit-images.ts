@@ -130,8 +130,10 @@ onmessage = async (e) => {
     const { id, base64, error } = event.data;
     const call = waiting.get(id);
     waiting.delete(id);
-    if (error !== undefined) call?.reject(new Error(error));
-    else call?.resolve(base64);
+    if (!call) return;
+    // A worker that failed at it (its source changed by a bundler's transform, say): the page tries.
+    if (error !== undefined) fitBase64(call.base64, call.limits).then(call.resolve, call.reject);
+    else call.resolve(base64);
   };
   worker.onerror = (event) => {
     // The worker could not start (refused by the page's policy, say): the page does the work.

@@ -122,7 +122,7 @@ describe('convertResult (in the worker)', () => {
           { type: 'text', text: 'Sales' },
           { type: 'image', data: png }, // bytes: the type told by them
           { type: 'text', text: 'by month' },
-          { type: 'image', data: 'https://example.com/c.png' },
+          { type: 'image', data: `data:image/png;base64,${b64}` },
           { type: 'file', data: png.buffer, mediaType: 'Application/PDF', filename: 'r.pdf' },
         ],
         artifact: { rows: 2 },
@@ -134,7 +134,7 @@ describe('convertResult (in the worker)', () => {
         kind: 'text',
         media: [
           { type: 'image', data: b64, mediaType: 'image/png' },
-          { type: 'image', data: 'https://example.com/c.png' },
+          { type: 'image', data: b64, mediaType: 'image/png' },
           { type: 'file', data: b64, mediaType: 'application/pdf', filename: 'r.pdf' },
         ],
         artifact: { rows: 2 },
@@ -143,6 +143,18 @@ describe('convertResult (in the worker)', () => {
   });
 
   it('refuses a part it cannot read, naming it; a list of other things stays data', () => {
+    // A URL: the page and the provider would fetch it, past the tool's network policy.
+    expect(
+      convertResult({
+        content: [
+          { type: 'text', text: 'x' },
+          { type: 'image', data: 'https://evil.example/?d=1' },
+        ],
+      }),
+    ).toEqual({
+      ok: false,
+      reason: 'result.content.1 is a URL: return the image or file itself (its bytes or base64)',
+    });
     expect(convertResult({ content: [{ type: 'image', data: new Uint8Array([1, 2, 3]) }] })).toEqual({
       ok: false,
       reason: expect.stringMatching(/^result\.content\.0: Cannot tell the media type of the image/),

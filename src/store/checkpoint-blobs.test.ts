@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AttachmentTooLargeError } from '../errors/attachment-too-large-error';
 import type { JSONValue } from '../json/json-value';
-import { DEFAULT_ATTACHMENT_LIMITS, putBackMedia, takeOutMedia } from './checkpoint-blobs';
+import { DEFAULT_ATTACHMENT_LIMITS, holdsMedia, newBlobs, putBackMedia, takeOutMedia } from './checkpoint-blobs';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
 const PDF = 'JVBERi0xLjcKJeLjz9MK';
@@ -23,7 +23,11 @@ const messages = (): JSONValue[] => [
 describe('images and files kept beside a checkpoint', () => {
   it('takes each base64 out as a reference, one blob per content; puts it back as it was read', async () => {
     const before = messages();
-    const { messages: stored, blobs } = await takeOutMedia('t', before, new Map(), DEFAULT_ATTACHMENT_LIMITS);
+    expect(holdsMedia(before)).toBe(true);
+    expect(holdsMedia([{ role: 'user', content: [{ type: 'image', data: 'https://example.com/cat.jpg' }] }])).toBe(
+      false,
+    );
+    const { messages: stored, blobs } = await takeOutMedia('t', before, DEFAULT_ATTACHMENT_LIMITS);
     expect(before).toEqual(messages()); // the caller's messages are left alone
     const json = JSON.stringify(stored);
     expect(json).not.toContain(PNG);
@@ -43,16 +47,18 @@ describe('images and files kept beside a checkpoint', () => {
   });
 
   it('stores nothing the thread has; refuses an attachment or a thread past its limit', async () => {
-    const first = await takeOutMedia('t', messages(), new Map(), DEFAULT_ATTACHMENT_LIMITS);
-    const known = new Map(first.blobs.map((b) => [b.id, b.size]));
-    expect((await takeOutMedia('t', messages(), known, DEFAULT_ATTACHMENT_LIMITS)).blobs).toEqual([]);
-    const one = takeOutMedia('t', messages(), new Map(), { maxAttachmentBytes: 50, maxThreadBytes: 1000 });
+    const { blobs } = await takeOutMedia('t', messages(), DEFAULT_ATTACHMENT_LIMITS);
+    const known = new Map(blobs.map((b) => [b.id, b.size]));
+    expect(newBlobs('t', blobs, known, DEFAULT_ATTACHMENT_LIMITS)).toEqual([]);
+    expect(newBlobs('t', blobs, new Map(), DEFAULT_ATTACHMENT_LIMITS)).toEqual(blobs);
+    const one = takeOutMedia('t', messages(), { maxAttachmentBytes: 50, maxThreadBytes: 1000 });
     await expect(one).rejects.toThrow(AttachmentTooLargeError);
     await expect(one).rejects.toMatchObject({ of: 'attachment', bytes: 70, limit: 50 });
-    const all = takeOutMedia('t', messages(), new Map([['old', 30]]), { maxAttachmentBytes: 100, maxThreadBytes: 100 });
-    await expect(all).rejects.toMatchObject({ of: 'thread', bytes: 115, limit: 100 });
-    await expect(all).rejects.toThrow(
+    const limits = { maxAttachmentBytes: 100, maxThreadBytes: 100 };
+    expect(() => newBlobs('t', blobs, new Map([['old', 30]]), limits)).toThrow(
       /Thread t's images and files would take 115 bytes, more than its 100 bytes \(maxThreadBytes\)/,
     );
+    // What the thread has already counts, but adding nothing new is never refused.
+    expect(newBlobs('t', blobs, new Map([...known, ['old', 500]]), limits)).toEqual([]);
   });
 });

@@ -40,14 +40,19 @@ function* mediaParts(messages: JSONValue[]): Generator<Record<string, JSONValue>
   }
 }
 
+/** Whether stored messages hold an image or file as base64 (a thread of text needs no blobs). */
+export function holdsMedia(messages: JSONValue[]): boolean {
+  for (const part of mediaParts(messages)) if (readMediaData(part.data as string).kind === 'base64') return true;
+  return false;
+}
+
 /**
- * The messages with each part's base64 replaced by a reference, and the blobs that are new to the
- * thread (`known`: the ids it has, with their sizes). Throws `AttachmentTooLargeError` past a limit.
+ * The messages with each part's base64 replaced by a reference, and a blob for each distinct
+ * image or file. Throws `AttachmentTooLargeError` for one past `maxAttachmentBytes`.
  */
 export async function takeOutMedia(
   threadId: string,
   messages: JSONValue[],
-  known: ReadonlyMap<string, number>,
   limits: AttachmentLimits,
 ): Promise<{ messages: JSONValue[]; blobs: StoredBlob[] }> {
   const copy = structuredClone(messages);
@@ -65,7 +70,7 @@ export async function takeOutMedia(
       });
     const id = await sha256(bytes);
     part.data = `${REF}${id}`;
-    if (!known.has(id) && !fresh.has(id))
+    if (!fresh.has(id))
       fresh.set(id, {
         threadId,
         id,
@@ -73,12 +78,26 @@ export async function takeOutMedia(
         size: bytes.length,
       });
   }
+  return { messages: copy, blobs: [...fresh.values()] };
+}
+
+/**
+ * The blobs the thread does not have yet (`known`: the ids it has, with their sizes). Throws
+ * `AttachmentTooLargeError` when with them the thread would pass `maxThreadBytes`.
+ */
+export function newBlobs(
+  threadId: string,
+  blobs: readonly StoredBlob[],
+  known: ReadonlyMap<string, number>,
+  limits: AttachmentLimits,
+): StoredBlob[] {
+  const fresh = blobs.filter((b) => !known.has(b.id));
   let total = 0;
   for (const size of known.values()) total += size;
-  for (const blob of fresh.values()) total += blob.size;
-  if (fresh.size > 0 && total > limits.maxThreadBytes)
+  for (const blob of fresh) total += blob.size;
+  if (fresh.length > 0 && total > limits.maxThreadBytes)
     throw new AttachmentTooLargeError({ threadId, bytes: total, limit: limits.maxThreadBytes, of: 'thread' });
-  return { messages: copy, blobs: [...fresh.values()] };
+  return fresh;
 }
 
 /** A copy of the messages with each reference read back into base64 (`read` gives a blob by id). */

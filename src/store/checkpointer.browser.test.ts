@@ -152,7 +152,16 @@ describe('openIndexedDBCheckpointer: images and files', () => {
     const image = png(300_000, 7);
     await cp.put('t', withImage('a', 1, image));
     await cp.put('t', withImage('b', 2, image, 'a')); // the same image, a later step
-    await cp.put('other', { ...checkpoint('other', 'x', 3), messages: [userMessage('plain')] });
+    // Another thread with the same image and one of its own: deleting 't' leaves both.
+    await cp.put('other', {
+      ...checkpoint('other', 'x', 3),
+      messages: [
+        userMessage([
+          { type: 'image', data: image, mediaType: 'image/png' },
+          { type: 'image', data: png(1000, 9), mediaType: 'image/png' },
+        ]),
+      ],
+    });
     const newest = await cp.get('t');
     expect(newest?.id).toBe('b');
     expect(newest?.messages[0]).toEqual(withImage('b', 2, image).messages[0]);
@@ -162,9 +171,13 @@ describe('openIndexedDBCheckpointer: images and files', () => {
     const db = await openDB(name);
     const raw = JSON.stringify(await db.getAll('checkpoints'));
     expect(raw).not.toContain(image.slice(0, 100));
-    expect(raw.match(/moat-blob:[0-9a-f]{64}/g)).toHaveLength(2);
+    expect(raw.match(/moat-blob:[0-9a-f]{64}/g)).toHaveLength(4); // t's two steps, other's two images
     const blobs = (await db.getAll('blobs')) as { threadId: string; blob: Blob; size: number }[];
-    expect(blobs.map((b) => [b.threadId, b.size, b.blob.type])).toEqual([['t', 300_000, 'image/png']]);
+    expect(blobs.map((b) => [b.threadId, b.size, b.blob.type]).sort()).toEqual([
+      ['other', 1000, 'image/png'],
+      ['other', 300_000, 'image/png'],
+      ['t', 300_000, 'image/png'],
+    ]);
 
     // Opened again (a reload): the same.
     cp.close();
@@ -172,8 +185,8 @@ describe('openIndexedDBCheckpointer: images and files', () => {
     expect((await again.get('t'))?.messages[0]).toEqual(newest?.messages[0]);
     await again.delete('t');
     expect(await again.get('t')).toBeUndefined();
-    expect(await db.getAll('blobs')).toEqual([]);
-    expect(await again.get('other')).toBeDefined();
+    expect(((await db.getAll('blobs')) as { threadId: string }[]).map((b) => b.threadId)).toEqual(['other', 'other']);
+    expect(((await again.get('other'))?.messages[0]?.content as { data: string }[])[0]?.data).toBe(image);
     again.close();
     db.close();
   });

@@ -9,6 +9,8 @@ import type { Message } from '../messages/types';
 import {
   type AttachmentLimits,
   DEFAULT_ATTACHMENT_LIMITS,
+  holdsMedia,
+  newBlobs,
   putBackMedia,
   type StoredBlob,
   takeOutMedia,
@@ -287,22 +289,37 @@ export function openIndexedDBCheckpointer(name: string, options: IndexedDBCheckp
     put: (threadId, checkpoint) =>
       guard(async () => {
         const stored = toStored(threadId, checkpoint);
+        // Hashed before the transaction (it would not outlive the wait); what the thread has
+        // is read inside it, so a delete or another writer cannot come between.
+        const { messages, blobs } = holdsMedia(stored.messages)
+          ? await takeOutMedia(threadId, stored.messages, limits)
+          : { messages: stored.messages, blobs: [] };
         const database = await open();
-        const known = new Map<string, number>();
-        for (const record of (await database.getAll('blobs', blobRange(threadId))) as StoredBlob[])
-          known.set(record.id, record.size);
-        const { messages, blobs } = await takeOutMedia(threadId, stored.messages, known, limits);
+        // One transaction: the checkpoint and its new blobs are written together, or neither
+        // (a full disk loses nothing that was there). add, not put: a step written once is
+        // never overwritten.
+        const tx = database.transaction(['checkpoints', 'blobs'], 'readwrite');
+        const done = tx.done;
+        done.catch(() => {});
         try {
-          // One transaction: the checkpoint and its new blobs are written together, or neither
-          // (a full disk loses nothing that was there). add, not put: a step written once is
-          // never overwritten.
-          const tx = database.transaction(['checkpoints', 'blobs'], 'readwrite');
-          const writes = [
+          let fresh: StoredBlob[] = [];
+          if (blobs.length > 0) {
+            const known = new Map<string, number>();
+            for (const record of (await tx.objectStore('blobs').getAll(blobRange(threadId))) as StoredBlob[])
+              known.set(record.id, record.size);
+            fresh = newBlobs(threadId, blobs, known, limits);
+          }
+          await Promise.all([
             tx.objectStore('checkpoints').add({ ...stored, messages }),
-            ...blobs.map((b) => tx.objectStore('blobs').put(b)),
-          ];
-          await Promise.all([...writes, tx.done]);
+            ...fresh.map((b) => tx.objectStore('blobs').put(b)),
+            done,
+          ]);
         } catch (error) {
+          try {
+            tx.abort();
+          } catch {
+            // already over
+          }
           if ((error as { name?: unknown })?.name === 'ConstraintError')
             throw new CheckpointConflictError({ threadId, checkpointId: stored.id, cause: error });
           throw error;
