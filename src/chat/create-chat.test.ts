@@ -213,7 +213,12 @@ describe('send', () => {
       give = resolve;
     });
     const blob = slow.data;
-    Object.defineProperty(blob, 'arrayBuffer', { value: async () => (await arrived, png.buffer) });
+    Object.defineProperty(blob, 'arrayBuffer', {
+      value: async () => {
+        await arrived;
+        return png.buffer;
+      },
+    });
     const chat = createChat({ agent: agentWith(), schedule: everyChange });
     const first = chat.send('Look', { attachments: [slow] });
     await expect(chat.send('Overtaking')).rejects.toThrow(/attachments are being read/);
