@@ -1,5 +1,11 @@
 import { findNonJSON, isPlainObject } from '../src/json/json-value';
-import { type BlobBytes, type ContentPartInput, isBlob, readContentPart } from '../src/messages/to-content-part';
+import {
+  type BlobBytes,
+  type ContentPartInput,
+  isBlob,
+  readContentPart,
+  withBytes,
+} from '../src/messages/to-content-part';
 import type { ContentPart, FilePart, ImagePart } from '../src/messages/types';
 
 type MediaPart = ImagePart | FilePart;
@@ -116,8 +122,7 @@ function readBlob(blob: Blob): BlobBytes {
     .FileReaderSync;
   if (!Reader)
     throw new TypeError('a Blob is read only in a worker: return its bytes (new Uint8Array(await blob.arrayBuffer()))');
-  const name = typeof (blob as File).name === 'string' ? (blob as File).name : undefined;
-  return { bytes: new Uint8Array(new Reader().readAsArrayBuffer(blob)), type: blob.type, name };
+  return withBytes(blob, new Uint8Array(new Reader().readAsArrayBuffer(blob)));
 }
 
 /** Why a result cannot be used, or the converted result. */

@@ -4,7 +4,7 @@ import { ChatBusyError } from '../errors/chat-busy-error';
 import { describeValue } from '../errors/moat-error';
 import { userMessage } from '../messages/constructors';
 import { textOf } from '../messages/text-of';
-import { type ContentPartInput, toContent } from '../messages/to-content-part';
+import { type ContentPartInput, isBlob, toContent } from '../messages/to-content-part';
 import type { Content, ContentPart, ToolCall } from '../messages/types';
 import { ChatState } from './chat-state';
 import type { Attachment, ChatAgent, ChatOptions, ChatSnapshot, ChatThread, SendOptions } from './types';
@@ -393,10 +393,6 @@ async function withAttachments(text: string, attachments: readonly Attachment[])
       ? { type: 'image', data: part.data, mediaType: part.mediaType }
       : part,
   );
-}
-
-function isBlob(value: unknown): value is Blob {
-  return typeof Blob !== 'undefined' && value instanceof Blob;
 }
 
 function checkThreadId(threadId: unknown): void {

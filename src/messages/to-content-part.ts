@@ -53,8 +53,13 @@ export interface BlobBytes {
 }
 
 async function blobBytes(blob: Blob): Promise<BlobBytes> {
+  return withBytes(blob, new Uint8Array(await blob.arrayBuffer()));
+}
+
+/** A Blob's bytes, read however the caller could, with its type and (a `File`'s) name. */
+export function withBytes(blob: Blob, bytes: Uint8Array): BlobBytes {
   const name = typeof (blob as File).name === 'string' ? (blob as File).name : undefined;
-  return { bytes: new Uint8Array(await blob.arrayBuffer()), type: blob.type, name };
+  return { bytes, type: blob.type, name };
 }
 
 /**
