@@ -1,4 +1,5 @@
 import { findNonJSON, isPlainObject } from '../src/json/json-value';
+import { isFetchedURL } from '../src/messages/media-data';
 import {
   type BlobBytes,
   type ContentPartInput,
@@ -68,8 +69,8 @@ function isWithArtifact(value: unknown): value is { content: string; artifact: u
 /**
  * What a tool may return to give the model images or files beside its text: `{ content: parts }`
  * (and an `artifact`, if it likes). An image or file's `data` is bytes (a `Uint8Array`, an
- * `ArrayBuffer`), a `Blob` in a worker, base64 or a URL; its `mediaType` is told by the bytes
- * (PNG, JPEG, GIF, WebP, PDF) when left out.
+ * `ArrayBuffer`), a `Blob` in a worker, or base64 (a URL is refused: the page and the provider
+ * would fetch it); its `mediaType` is told by the bytes (PNG, JPEG, GIF, WebP, PDF) when left out.
  *
  * @example return { content: [{ type: 'text', text: 'Sales by month' }, { type: 'image', data: png }] }
  */
@@ -100,7 +101,7 @@ function convertParts(value: PartsResult): Converted {
     if (part.type === 'text') text.push(part.text);
     // A URL would be fetched by the page that shows it and by the provider: a way out past the
     // tool's network policy. A tool gives the bytes.
-    else if (/^https?:/i.test(part.data))
+    else if (isFetchedURL(part.data))
       return {
         ok: false,
         reason: `result.content.${i} is a URL: return the image or file itself (its bytes or base64)`,

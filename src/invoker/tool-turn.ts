@@ -2,6 +2,7 @@ import { describeValue, MoatError } from '../errors/moat-error';
 import { ToolOutputError } from '../errors/tool-output-error';
 import { isPlainObject } from '../json/json-value';
 import { toolMessage } from '../messages/constructors';
+import { isFetchedURL } from '../messages/media-data';
 import { contentIssues } from '../messages/message-json';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
@@ -251,6 +252,21 @@ export class ToolTurn {
 
 function noEvents(): void {}
 
+/**
+ * What is wrong with the images and files of an outcome, or undefined. What a worker sent is
+ * checked like any message (a hostile tool may send anything), and a URL is refused: the page and
+ * the provider would fetch it, past the tool's network policy.
+ */
+function mediaProblem(media: unknown): { path?: (string | number)[]; message: string } | undefined {
+  if (!Array.isArray(media)) return { message: `not a list: ${describeValue(media)}` };
+  const [issue] = contentIssues(media);
+  if (issue) return issue;
+  const parts = media as { type: string; data: string }[];
+  if (parts.some((p) => p.type === 'text')) return { message: 'a text part' };
+  if (parts.some((p) => isFetchedURL(p.data))) return { message: 'a URL, not the image itself' };
+  return undefined;
+}
+
 function toMessage(call: ToolCall, outcome: ToolOutcome): ToolMessage {
   if (typeof outcome?.content !== 'string') {
     throw new MoatError({
@@ -258,18 +274,12 @@ function toMessage(call: ToolCall, outcome: ToolOutcome): ToolMessage {
     });
   }
   const media = outcome.media ?? [];
-  // What a worker sent is checked like any message (a hostile tool may send anything).
-  // No URL either: the page and the provider would fetch it, past the tool's network policy.
-  const issue = Array.isArray(media)
-    ? (contentIssues(media)[0] ??
-      ((media as { type: string }[]).some((p) => p.type === 'text') ? { message: 'a text part' } : undefined) ??
-      (media.some((p) => /^https?:/i.test(p.data)) ? { message: 'a URL, not the image itself' } : undefined))
-    : { message: `not a list: ${describeValue(media)}` };
+  const issue = mediaProblem(media);
   if (issue)
     throw new ToolOutputError({
       toolName: call.name,
       toolCallId: call.id,
-      reason: `its images and files are not usable (${'path' in issue ? `media.${issue.path.join('.')}: ` : ''}${issue.message})`,
+      reason: `its images and files are not usable (${issue.path ? `media.${issue.path.join('.')}: ` : ''}${issue.message})`,
     });
   const message: ToolMessage = {
     role: 'tool',

@@ -3,6 +3,7 @@
  * their media type. Pure string and byte work (no DOM), shared by the message checks, the input
  * normaliser and the provider converters.
  */
+import { UnknownMediaTypeError } from '../errors/unknown-media-type-error';
 
 /** A part's data, read: where it is, and as much of its type as is known. */
 export type MediaData =
@@ -37,8 +38,23 @@ export function readMediaData(data: string, mediaType?: string): MediaData {
   const m = DATA_URL.exec(data);
   if (m)
     return { kind: 'base64', base64: m[3] ?? '', mediaType: mediaType ?? (m[1] ? normalMediaType(m[1]) : undefined) };
-  if (/^https?:/i.test(data)) return { kind: 'url', url: data };
+  if (isFetchedURL(data)) return { kind: 'url', url: data };
   return { kind: 'base64', base64: data, mediaType };
+}
+
+/** Whether a part's `data` is an http(s) URL: something the page or the provider would fetch. */
+export function isFetchedURL(data: string): boolean {
+  return /^https?:/i.test(data);
+}
+
+/**
+ * The media type of base64 data: the one it came with, else the one its first bytes tell;
+ * `UnknownMediaTypeError` when neither does.
+ */
+export function typeOfBase64(base64: string, mediaType: string | undefined, part: 'image' | 'file'): string {
+  const type = mediaType ?? sniffBase64(base64);
+  if (type === undefined) throw new UnknownMediaTypeError({ part, source: `${base64.length} characters of base64` });
+  return type;
 }
 
 /**
@@ -86,14 +102,18 @@ export function sniffMediaType(bytes: Uint8Array): string | undefined {
 /** The media type base64 data announces in its first bytes (see `sniffMediaType`). */
 export function sniffBase64(base64: string): string | undefined {
   // 16 characters are 12 bytes, enough for every signature above.
-  const head = base64.slice(0, 16);
-  let binary: string;
+  const head = headBytes(base64, 16);
+  return head && sniffMediaType(head);
+}
+
+/** The bytes of base64's first `chars` characters (whole groups of four); undefined when they are not base64. */
+function headBytes(base64: string, chars: number): Uint8Array | undefined {
+  const head = base64.slice(0, chars);
   try {
-    binary = atob(head.length % 4 === 0 ? head : head.slice(0, head.length - (head.length % 4)));
+    return bytesFromBase64(head.slice(0, head.length - (head.length % 4)));
   } catch {
     return undefined;
   }
-  return sniffMediaType(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
 
 /** Bytes as base64, in chunks (a spread of megabytes would overflow the call stack). */
@@ -126,14 +146,9 @@ export function textFromBase64(base64: string): string {
  * @example imageSize(pngBase64) // { width: 640, height: 480 }
  */
 export function imageSize(base64: string): { width: number; height: number } | undefined {
-  let b: Uint8Array;
-  try {
-    // 64 KB is enough to reach a JPEG's frame header past its metadata, most of the time.
-    const head = base64.slice(0, 87_384);
-    b = bytesFromBase64(head.slice(0, head.length - (head.length % 4)));
-  } catch {
-    return undefined;
-  }
+  // 64 KB is enough to reach a JPEG's frame header past its metadata, most of the time.
+  const b = headBytes(base64, 87_384);
+  if (!b) return undefined;
   const u16be = (i: number) => ((b[i] ?? 0) << 8) | (b[i + 1] ?? 0);
   const u32be = (i: number) => u16be(i) * 65_536 + u16be(i + 2);
   if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return { width: u32be(16), height: u32be(20) };

@@ -6,8 +6,8 @@ import {
   mediaDataProblem,
   normalMediaType,
   readMediaData,
-  sniffBase64,
   sniffMediaType,
+  typeOfBase64,
 } from './media-data';
 import type { Content, ContentPart, TextPart } from './types';
 
@@ -160,10 +160,8 @@ function readString(part: ImagePartInput | FilePartInput, data: string, what: st
       });
     return { data: read.url, mediaType: part.mediaType, source: `the URL ${data}` };
   }
-  const mediaType = read.mediaType ?? sniffBase64(read.base64);
-  const source = `${read.base64.length} characters of base64`;
-  if (mediaType === undefined) throw new UnknownMediaTypeError({ part: part.type, source });
-  return { data: read.base64, mediaType, source };
+  const mediaType = typeOfBase64(read.base64, read.mediaType, part.type);
+  return { data: read.base64, mediaType, source: `${read.base64.length} characters of base64` };
 }
 
 function fromBytes(

@@ -2,9 +2,8 @@
  * Image and file parts as the provider converters need them: a URL, or base64 with a media type
  * always known; and the typed error for a part a provider cannot take.
  */
-import { UnknownMediaTypeError } from '../errors/unknown-media-type-error';
 import { UnsupportedContentError } from '../errors/unsupported-content-error';
-import { dataURL, isTextType, readMediaData, sniffBase64, textFromBase64 } from '../messages/media-data';
+import { dataURL, isTextType, readMediaData, textFromBase64, typeOfBase64 } from '../messages/media-data';
 import { checkMessages } from '../messages/message-json';
 import { textOf } from '../messages/text-of';
 import type { Content, ContentPart, FilePart, ImagePart, Message, ToolMessage } from '../messages/types';
@@ -27,10 +26,7 @@ export type Where = 'a user message' | 'a tool result';
 export function mediaOf(part: MediaPart): Media {
   const read = readMediaData(part.data, part.mediaType);
   if (read.kind === 'url') return part.mediaType ? { ...read, mediaType: part.mediaType } : read;
-  const mediaType = read.mediaType ?? sniffBase64(read.base64);
-  if (mediaType === undefined)
-    throw new UnknownMediaTypeError({ part: part.type, source: `${read.base64.length} characters of base64` });
-  return { kind: 'base64', base64: read.base64, mediaType };
+  return { kind: 'base64', base64: read.base64, mediaType: typeOfBase64(read.base64, read.mediaType, part.type) };
 }
 
 /** `an image part (image/png)`, `a file part at https://…` */
