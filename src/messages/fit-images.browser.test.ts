@@ -52,6 +52,10 @@ describe('fitImages, in a browser', () => {
     expect((fitted as UserMessage).content[0]).toEqual({ type: 'text', text: 'What is this?' });
     expect(imageOf(original).mediaType).toBe('image/png'); // untouched
     expect([made.length, errors]).toEqual([1, 0]);
+    // The next step sends the same history: the image is not fitted again, no worker is made.
+    const [again] = await fitImages([original], 'anthropic');
+    expect(imageOf(again)).toBe(image);
+    expect(made.length).toBe(1);
   });
 
   it('makes an image of more bytes than the provider takes small enough', async () => {

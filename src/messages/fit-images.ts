@@ -17,7 +17,13 @@ import type { ContentPart, Message } from './types';
 export async function fitImages(messages: readonly Message[], format: string): Promise<readonly Message[]> {
   const limits = IMAGE_LIMITS[format];
   if (!limits || !messages.some((m) => tooLarge(m, limits))) return messages;
-  const { run, close } = typeof Worker === 'undefined' ? { run: fitBase64, close: () => {} } : fitter();
+  // The worker is made when an image is not fitted yet (every step of a run sends the same history).
+  let made: ReturnType<typeof fitter> | undefined;
+  const run: Fitter = (base64, limits) => {
+    if (typeof Worker === 'undefined') return fitBase64(base64, limits);
+    made ??= fitter();
+    return made.run(base64, limits);
+  };
   try {
     return await Promise.all(
       messages.map(async (m) => {
@@ -27,12 +33,17 @@ export async function fitImages(messages: readonly Message[], format: string): P
       }),
     );
   } finally {
-    close();
+    made?.close();
   }
 }
 
+/** Images already made to fit, by part and format: the part objects of a thread's history stay the same. */
+const fitted = new WeakMap<ContentPart, Map<string, ContentPart>>();
+
 async function fitPart(part: ContentPart, limits: ImageLimits, format: string, run: Fitter): Promise<ContentPart> {
   if (part.type !== 'image' || !over(part, limits)) return part;
+  const known = fitted.get(part)?.get(format);
+  if (known) return known;
   const read = readMediaData(part.data, part.mediaType);
   if (read.kind === 'url') return part;
   const what = `an image of ${read.base64.length} bytes of base64`;
@@ -44,7 +55,11 @@ async function fitPart(part: ContentPart, limits: ImageLimits, format: string, r
       accepted: `images up to ${limits.maxBase64Bytes} bytes of base64 and ${limits.maxSide} px a side (a browser scales larger ones down; this JavaScript has no OffscreenCanvas)`,
     });
   const base64 = await run(read.base64, limits);
-  if (base64 !== undefined) return { type: 'image', data: base64, mediaType: 'image/jpeg' };
+  if (base64 !== undefined) {
+    const small: ContentPart = { type: 'image', data: base64, mediaType: 'image/jpeg' };
+    fitted.set(part, (fitted.get(part) ?? new Map()).set(format, small));
+    return small;
+  }
   throw new UnsupportedContentError({
     provider: format,
     part: what,
