@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { playwright } from '@vitest/browser-playwright';
 import type { Connect, Plugin } from 'vite';
 import { defineConfig } from 'vite';
+import { bundledText } from './scripts/vite-bundled-text.ts';
 import { workerContentSecurityPolicy } from './src/pool/worker-csp.ts';
 import { chromiumLaunchOptions } from './test/chromium.ts';
 import { SMALL_DISK_PROFILE } from './test/small-disk.ts';
@@ -53,6 +54,7 @@ const ISOLATION_MATTERS = [
   'src/pool/seal.browser.test.ts',
   'src/pool/sealed.browser.test.ts',
   'src/sandbox/**/*.browser.test.ts',
+  'src/mcp/**/*.browser.test.ts',
   'test/**/*.plain.browser.test.ts',
 ];
 
@@ -78,7 +80,7 @@ function workerCsp(): Plugin {
 }
 
 export default defineConfig(({ mode }) => ({
-  plugins: [workerCsp()],
+  plugins: [workerCsp(), bundledText()],
   // Relative base: the built demo works from any path on any static host.
   base: './',
   resolve: {
@@ -132,7 +134,12 @@ export default defineConfig(({ mode }) => ({
         extends: true,
         test: {
           name: 'browser',
-          globalSetup: ['test/probe-server.ts', 'test/model-server/setup.ts', 'test/built-workers.ts'],
+          globalSetup: [
+            'test/probe-server.ts',
+            'test/model-server/setup.ts',
+            'test/built-workers.ts',
+            'test/mcp-server/setup.ts',
+          ],
           include: ['src/**/*.browser.test.ts', 'worker/**/*.browser.test.ts', 'test/**/*.browser.test.ts'],
           exclude: ['test/**/*.plain.browser.test.ts', STORM, QUIET],
           // Notifications allowed, so that a tool's notification icon really would be fetched
@@ -147,7 +154,7 @@ export default defineConfig(({ mode }) => ({
         server: { headers: NOT_ISOLATED },
         test: {
           name: 'browser-plain',
-          globalSetup: ['test/probe-server.ts', 'test/built-workers.ts'],
+          globalSetup: ['test/probe-server.ts', 'test/built-workers.ts', 'test/mcp-server/setup.ts'],
           include: ISOLATION_MATTERS,
           browser: chromium({ permissions: ['notifications'] }),
         },

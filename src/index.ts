@@ -41,6 +41,7 @@ export { ChatBusyError } from './errors/chat-busy-error';
 export { CheckpointConflictError } from './errors/checkpoint-conflict-error';
 export { CheckpointError } from './errors/checkpoint-error';
 export { CodeError } from './errors/code-error';
+export { McpConnectionError } from './errors/mcp-connection-error';
 export { MoatError } from './errors/moat-error';
 export { ModelHTTPError } from './errors/model-http-error';
 export { ModelNetworkError } from './errors/model-network-error';
@@ -48,14 +49,11 @@ export { ModelStreamError } from './errors/model-stream-error';
 export { NetworkDeniedError } from './errors/network-denied-error';
 export { OutputValidationError } from './errors/output-validation-error';
 export { PoolClosedError } from './errors/pool-closed-error';
-export { PoolQueueFullError } from './errors/pool-queue-full-error';
 export { SandboxCrashedError } from './errors/sandbox-crashed-error';
 export { SandboxLimitError } from './errors/sandbox-limit-error';
-export { StoreKeyError } from './errors/store-key-error';
 export { StorePermissionError } from './errors/store-permission-error';
 export { StoreQuotaError } from './errors/store-quota-error';
 export { StoreUnavailableError } from './errors/store-unavailable-error';
-export { StoreValueError } from './errors/store-value-error';
 export { ThreadBusyError } from './errors/thread-busy-error';
 export { ToolDeniedError } from './errors/tool-denied-error';
 export { ToolError } from './errors/tool-error';
@@ -67,8 +65,17 @@ export { ToolTimeoutError } from './errors/tool-timeout-error';
 export { WorkerCrashedError } from './errors/worker-crashed-error';
 export { WorkerStartError } from './errors/worker-start-error';
 export { ToolInvoker } from './invoker/tool-invoker';
-export type { Interceptor, PageTool, ToolEvent, ToolInvokerOptions, ToolRequest } from './invoker/types';
+export type {
+  Interceptor,
+  PageTool,
+  ToolEvent,
+  ToolInvokerOptions,
+  ToolRequest,
+  ToolSource,
+  ToolSourceRuntime,
+} from './invoker/types';
 export type { JSONValue } from './json/json-value';
+export { type AllowTools, type McpServer, type McpServerOptions, type McpTool, mcpServer } from './mcp/mcp-server';
 export type { ContentPartInput } from './messages/to-content-part';
 export type { AIMessage, ContentPart, Message, ToolCall, ToolMessage, UserMessage } from './messages/types';
 export {
@@ -86,7 +93,6 @@ export {
 } from './models/index';
 export type { ChatModel, ModelSettings } from './models/types';
 export type { OutputOf, OutputSchema, StandardSchema } from './output/index';
-export { framedWorkers } from './pool/framed-worker';
 export { resultValue, type ToolResult } from './pool/tool-result';
 export {
   type CallOptions,

@@ -28,7 +28,7 @@ function bareFramedWorker(source = ECHO): Promise<{ port: MessagePort; close: ()
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.style.display = 'none';
-  frame.srcdoc = `<meta http-equiv="Content-Security-Policy" content="${sealedFrameCsp(true)}"><script>(${bareFrameMain})()</script>`;
+  frame.srcdoc = `<meta http-equiv="Content-Security-Policy" content="${sealedFrameCsp([])}"><script>(${bareFrameMain})()</script>`;
   const { port1, port2 } = new MessageChannel();
   return new Promise((resolve) => {
     const loaded = (event: MessageEvent) => {

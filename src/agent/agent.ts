@@ -74,18 +74,20 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
   readonly #eager: boolean;
   readonly #settings: ModelSettings;
   readonly #output: OutputSchema | undefined;
-  #specs: Promise<Map<string, ToolSpec>> | undefined;
+  #specs: { list: ToolSpec[]; byName: Map<string, ToolSpec> } | undefined;
 
   constructor(options: AgentOptions<Tools>) {
     if (typeof options !== 'object' || options === null)
       throw new TypeError(`createAgent takes an options object, got ${describeValue(options)}`);
-    const { model, pool, invoker, system, approve, eagerTools, checkpointer } = options;
+    const { model, pool, tools, invoker, system, approve, eagerTools, checkpointer } = options;
     if (typeof model?.stream !== 'function')
       throw new TypeError(
         `Expected \`model\` to be a chat model (openAICompatible(…), …), got ${describeValue(model)}`,
       );
     if (pool !== undefined && invoker !== undefined)
       throw new TypeError('Give the agent a `pool` or an `invoker` (which has its pool), not both');
+    if (tools !== undefined && invoker !== undefined)
+      throw new TypeError('Give `tools` to your invoker (`new ToolInvoker({ pool, tools })`), not beside it');
     if (invoker !== undefined && !(invoker instanceof ToolInvoker))
       throw new TypeError(`Expected \`invoker\` to be a ToolInvoker, got ${describeValue(invoker)}`);
     if (system !== undefined && typeof system !== 'string')
@@ -110,7 +112,10 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
     this.#model = model;
     // Inside, the tools' types are not needed: only the events the caller reads carry them.
     this.#invoker =
-      (invoker as ToolInvoker | undefined) ?? (pool ? new ToolInvoker({ pool: pool as WorkerPool }) : undefined);
+      (invoker as ToolInvoker | undefined) ??
+      (pool || tools?.length
+        ? new ToolInvoker({ ...(pool ? { pool: pool as WorkerPool } : {}), tools: tools ?? [] })
+        : undefined);
     this.#system = system;
     this.#maxSteps = checkCount('maxSteps', options.maxSteps ?? 10, { min: 1 });
     this.#checkpointer = checkpointer ?? threadMemory();
@@ -201,17 +206,12 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
     return this.#checkpointer.delete(threadId);
   }
 
-  #loadSpecs(): Promise<Map<string, ToolSpec>> {
-    if (!this.#invoker) return Promise.resolve(new Map());
-    if (!this.#specs) {
-      const loading = this.#invoker.specs().then((specs) => new Map(specs.map((s) => [s.name, s])));
-      this.#specs = loading;
-      // A failure is reported to the run that waits; the next run asks again.
-      loading.catch(() => {
-        if (this.#specs === loading) this.#specs = undefined;
-      });
-    }
-    return this.#specs;
+  /** The invoker's specs by name, made again when its list changed (an MCP server's tools did). */
+  async #loadSpecs(): Promise<Map<string, ToolSpec>> {
+    if (!this.#invoker) return new Map();
+    const list = await this.#invoker.specs();
+    if (this.#specs?.list !== list) this.#specs = { list, byName: new Map(list.map((s) => [s.name, s])) };
+    return this.#specs.byName;
   }
 
   async #drive(

@@ -1,5 +1,5 @@
 import type { ToolInvoker } from '../invoker/tool-invoker';
-import type { ToolEvent } from '../invoker/types';
+import type { ToolEvent, ToolSource } from '../invoker/types';
 import type { ContentPartInput } from '../messages/to-content-part';
 import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messages/types';
 import type { ChatModel, ModelSettings } from '../models/types';
@@ -47,6 +47,8 @@ export interface AgentOptions<Tools extends ToolSet = ToolSet> extends ModelSett
   model: ChatModel;
   /** The tools, run in workers (the agent makes a `ToolInvoker` over it). */
   pool?: WorkerPool<Tools>;
+  /** Tools from elsewhere, beside the pool's: MCP servers (`mcpServer`), a page's WebMCP tools (`pageTools`). */
+  tools?: readonly ToolSource[];
   /** Or an invoker of your own (inline tools, interceptors, error policy). */
   invoker?: ToolInvoker<Tools>;
   /** The system prompt, sent with every model request (not stored in the thread). */

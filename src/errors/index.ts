@@ -4,6 +4,7 @@ export { CheckpointConflictError } from './checkpoint-conflict-error';
 export { CheckpointError } from './checkpoint-error';
 export { CodeError, type CodeErrorOptions } from './code-error';
 export { InvalidToolSpecError, type InvalidToolSpecErrorOptions } from './invalid-tool-spec-error';
+export { McpConnectionError, type McpConnectionErrorOptions, type McpFailure } from './mcp-connection-error';
 export {
   formatIssues,
   MessageValidationError,

@@ -523,7 +523,7 @@ describe('helpers', () => {
     expect(() => new ToolInvoker({ inlineTools: [inlineTools[0], inlineTools[0]] as never })).toThrow(
       InvalidToolSpecError,
     );
-    expect(() => new ToolInvoker({})).toThrow(/needs a pool, inline tools, or both/);
+    expect(() => new ToolInvoker({})).toThrow(/needs a pool, inline tools or tool sources/);
     expect(() => invoker({ maxConcurrency: 0 })).toThrow(/`maxConcurrency` to be a positive integer/);
     expect(() => invoker({ onError: 42 as never })).toThrow(/`onError` to be/);
     expect(() => new ToolInvoker(5 as never)).toThrow(/ToolInvoker options to be an object, got `5`/);

@@ -1,26 +1,18 @@
-import { isToolDefinition, type ToolDefinition } from '../../worker/define-tool';
+import type { ToolDefinition } from '../../worker/define-tool';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
-import { describeValue } from '../errors/moat-error';
-import { checkCallback, checkCount, checkDuration, checkResultFormat, checkSignal } from '../errors/option-checks';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
-import { isPlainObject } from '../json/json-value';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
 import type { ResultFormat } from '../pool/protocol';
 import type { ToolSet } from '../pool/typed-tools';
 import type { CallOptions, WorkerPool } from '../pool/worker-pool';
 import { type ToolSpec, validateToolSpec } from '../providers/tool-spec';
 import type { Store } from '../store/types';
-import {
-  checkOnError,
-  errorText,
-  invalidCallMessage,
-  type OnErrorJSON,
-  onErrorFromJSON,
-  onErrorToJSON,
-} from './error-policy';
+import { errorText, invalidCallMessage, type OnErrorJSON, onErrorFromJSON, onErrorToJSON } from './error-policy';
 import { eventStream, followSignal } from './event-stream';
 import { type InlineRuntime, loadInlineRuntime, runInlineTool } from './inline-tool';
+import { checkRunOptions, makeRequest, resolveInvokerOptions } from './invoker-options';
 import { isPageTool, runPageTool } from './page-tool';
+import { runSourceTool } from './source-tool';
 import { ToolTurn, type TurnHost } from './tool-turn';
 import { turnInput } from './turn-input';
 import type {
@@ -35,7 +27,7 @@ import type {
   ToolEvent,
   ToolInvokerOptions,
   ToolOutcome,
-  ToolRequest,
+  ToolSource,
 } from './types';
 
 /** The serializable part of an invoker's configuration (`toJSON` / `fromJSON`). */
@@ -62,7 +54,7 @@ export interface ToolInvokerJSON {
  */
 export class ToolInvoker<Tools extends ToolSet = ToolSet> {
   readonly #pool: WorkerPool | undefined;
-  readonly #inline = new Map<string, ToolDefinition | PageTool>();
+  readonly #inline: Map<string, ToolDefinition | PageTool>;
   readonly #onError: OnError;
   readonly #resultFormat: ResultFormat | undefined;
   readonly #maxConcurrency: number;
@@ -71,7 +63,12 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
   readonly #messagesKey: string;
   readonly #reducers: Record<string, Reducer>;
   readonly #timeoutMs: number | undefined;
+  readonly #sources: readonly ToolSource[];
+  /** Which source serves each of the sources' tools (as last listed). */
+  #sourceOf = new Map<string, ToolSource>();
   #specs: Promise<Map<string, ToolSpec>> | undefined;
+  /** What `specs()` gives, the same list until the tools change. */
+  #list: ToolSpec[] | undefined;
   /** See #callOptions. */
   #lastCallOptions:
     | { state: unknown; context: unknown; options: RunOptions; emit: (event: ToolEvent) => void; made: CallOptions }
@@ -84,43 +81,25 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
   #inlineRuntime: InlineRuntime | undefined;
 
   constructor(options: ToolInvokerOptions<Tools> = {}) {
-    if (typeof options !== 'object' || options === null)
-      throw new TypeError(`Expected ToolInvoker options to be an object, got ${describeValue(options)}`);
-    for (const list of ['inlineTools', 'interceptors'] as const) {
-      if (options[list] !== undefined && !Array.isArray(options[list]))
-        throw new TypeError(`Expected \`${list}\` to be a list, got ${describeValue(options[list])}`);
-    }
-    if (options.pool === undefined && (options.inlineTools?.length ?? 0) === 0) {
-      throw new TypeError('A ToolInvoker needs a pool, inline tools, or both');
-    }
-    this.#pool = options.pool as WorkerPool | undefined;
-    for (const tool of options.inlineTools ?? []) {
-      if (!isToolDefinition(tool) && !isPageTool(tool))
-        throw new TypeError(`Expected inline tools made by defineTool() or codeTool(), got ${describeValue(tool)}`);
-      if (this.#inline.has(tool.name))
-        throw new InvalidToolSpecError({ toolName: tool.name, reason: 'two inline tools have this name' });
-      this.#inline.set(tool.name, tool);
-    }
-    this.#onError = checkOnError(options.onError ?? 'return');
-    this.#resultFormat = checkResultFormat(options.resultFormat);
-    this.#maxConcurrency = checkCount('maxConcurrency', options.maxConcurrency ?? Infinity, { min: 1, infinite: true });
-    this.#interceptors = [...(options.interceptors ?? [])];
-    for (const interceptor of this.#interceptors) {
-      if (typeof interceptor !== 'function')
-        throw new TypeError(`Expected interceptors to be functions, got ${describeValue(interceptor)}`);
-    }
-    this.#store = options.store;
-    this.#messagesKey = options.messagesKey ?? 'messages';
-    if (typeof this.#messagesKey !== 'string' || this.#messagesKey === '')
-      throw new TypeError(`Expected \`messagesKey\` to be a non-empty string, got ${describeValue(this.#messagesKey)}`);
-    this.#reducers = { ...options.reducers };
-    for (const [key, reducer] of Object.entries(this.#reducers)) {
-      if (reducer !== 'replace' && reducer !== 'append' && typeof reducer !== 'function')
-        throw new TypeError(
-          `Expected the reducer of state key '${key}' to be 'replace', 'append' or a function, got ${describeValue(reducer)}`,
-        );
-    }
-    this.#timeoutMs = options.timeoutMs === undefined ? undefined : checkDuration('timeoutMs', options.timeoutMs);
+    const config = resolveInvokerOptions(options);
+    this.#pool = config.pool;
+    this.#inline = config.inline;
+    this.#sources = config.sources;
+    this.#onError = config.onError;
+    this.#resultFormat = config.resultFormat;
+    this.#maxConcurrency = config.maxConcurrency;
+    this.#interceptors = config.interceptors;
+    this.#store = config.store;
+    this.#messagesKey = config.messagesKey;
+    this.#reducers = config.reducers;
+    this.#timeoutMs = config.timeoutMs;
+    // A source's tools changed (an MCP server's list_changed): the next turn lists them again.
+    for (const source of this.#sources)
+      source.onChange(() => {
+        this.#specs = undefined;
+        this.#loaded = undefined;
+        this.#list = undefined;
+      });
     this.#host = {
       loaded: () => this.#loaded,
       loadSpecs: () => this.#loadSpecs(),
@@ -144,9 +123,13 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
     return invoker;
   }
 
-  /** Every tool's spec: the pool's, then the inline ones (marked `isolated: false`). */
+  /**
+   * Every tool's spec: the pool's, the sources', then the inline ones (marked `isolated: false`).
+   * The same list until a source says its tools changed.
+   */
   async specs(): Promise<ToolSpec[]> {
-    return [...(await this.#loadSpecs()).values()];
+    const specs = await this.#loadSpecs();
+    return this.#loaded === specs && this.#list ? this.#list : [...specs.values()];
   }
 
   #loadSpecs(): Promise<Map<string, ToolSpec>> {
@@ -154,11 +137,26 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
       const specs = new Map<string, ToolSpec>();
       const zodTools = [...this.#inline.values()].filter((t) => !isPageTool(t)) as ToolDefinition[];
       const pageTools = [...this.#inline.values()].filter(isPageTool);
-      const [served, inline] = await Promise.all([
+      const [served, inline, ...listed] = await Promise.all([
         this.#pool ? this.#pool.specs() : [],
         zodTools.length > 0 ? loadInlineRuntime() : undefined,
+        ...this.#sources.map((source) => source.specs()),
       ]);
       for (const spec of served) specs.set(spec.name, spec);
+      const sourceOf = new Map<string, ToolSource>();
+      for (const [i, list] of listed.entries()) {
+        const source = this.#sources[i] as ToolSource;
+        for (const spec of list) {
+          if (specs.has(spec.name))
+            throw new InvalidToolSpecError({
+              toolName: spec.name,
+              reason: `${source.name} offers a tool of that name too`,
+            });
+          specs.set(spec.name, spec);
+          sourceOf.set(spec.name, source);
+        }
+      }
+      this.#sourceOf = sourceOf;
       this.#inlineRuntime = inline;
       const add = (spec: ToolSpec) => {
         if (specs.has(spec.name))
@@ -174,6 +172,7 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
     this.#specs.then(
       (specs) => {
         this.#loaded = specs;
+        this.#list = [...specs.values()];
       },
       () => {
         this.#specs = undefined;
@@ -293,6 +292,10 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
     emit: (event: ToolEvent) => void,
     timeoutMs?: number,
   ): Promise<ToolOutcome> {
+    const source = this.#sourceOf.get(toolCall.name);
+    if (source) {
+      return runSourceTool(source, toolCall, { signal: options.signal, timeoutMs: timeoutMs ?? this.#timeoutMs, emit });
+    }
     const inline = this.#inline.get(toolCall.name);
     if (inline && isPageTool(inline)) {
       return runPageTool(inline, toolCall, {
@@ -358,41 +361,6 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
 }
 
 function noEvents(): void {}
-
-/** Throws a TypeError naming the first of a turn's options that is wrong. */
-function checkRunOptions(options: RunOptions): void {
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(`Expected run options to be an object, got ${describeValue(options)}`);
-  if (options.state !== undefined && !isPlainObject(options.state))
-    throw new TypeError(`Expected \`state\` to be a plain object, got ${describeValue(options.state)}`);
-  checkSignal(options.signal);
-  checkCallback(options.onEvent, 'onEvent');
-}
-
-function makeRequest(
-  toolCall: ToolCall,
-  spec: ToolSpec | undefined,
-  state: unknown,
-  context: unknown,
-  timeoutMs: number | undefined,
-): ToolRequest {
-  return {
-    toolCall,
-    spec,
-    state,
-    context,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    override(changes) {
-      return makeRequest(
-        changes.toolCall ?? toolCall,
-        spec,
-        'state' in changes ? changes.state : state,
-        'context' in changes ? changes.context : context,
-        'timeoutMs' in changes ? changes.timeoutMs : timeoutMs,
-      );
-    },
-  };
-}
 
 function withoutKey(state: Record<string, unknown>, key: string): Record<string, unknown> {
   const { [key]: _dropped, ...rest } = state;

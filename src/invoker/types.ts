@@ -144,6 +144,8 @@ export interface ToolInvokerOptions<Tools extends ToolSet = ToolSet> {
   pool?: WorkerPool<Tools>;
   /** Tools that run on the page (they need the DOM): same `defineTool`, not isolated. */
   inlineTools?: readonly (ToolDefinition | PageTool)[];
+  /** Tools from elsewhere: MCP servers (`mcpServer`), a page's WebMCP tools (`pageTools`). */
+  tools?: readonly ToolSource[];
   onError?: OnError;
   resultFormat?: ResultFormat;
   /** Calls of one turn running at once, at most. Default: all of them. */
@@ -185,4 +187,29 @@ export interface PageTool {
   describe(others: readonly ToolSpec[]): ToolSpec;
   /** A string is the text for the model. Throwing fails the call (the invoker words it). */
   run(args: Record<string, unknown>, runtime: PageToolRuntime): Promise<ToolOutcome | string> | ToolOutcome | string;
+}
+
+/**
+ * Tools served from somewhere other than the pool, whose list may change while the app runs: an
+ * MCP server (`mcpServer`), the tools a page registered with WebMCP (`pageTools`). Each call
+ * goes the way a pool call goes (interceptors, approvals, time limit, events).
+ */
+export interface ToolSource {
+  readonly kind: 'tool-source';
+  /** What it is, for messages: `MCP server https://…`. */
+  readonly name: string;
+  /** The tools it offers now (read again after `onChange` has fired). */
+  specs(): Promise<ToolSpec[]>;
+  /** Run one call; a rejection fails the call (the invoker words it). */
+  call(call: ToolCall, runtime: ToolSourceRuntime): Promise<ToolOutcome>;
+  /** Run `listener` whenever its list of tools changes; returns what stops that. */
+  onChange(listener: () => void): () => void;
+}
+
+/** What a source's call gets. */
+export interface ToolSourceRuntime {
+  /** Aborted when the run stops or the call's time runs out: stop the call (its result is not read). */
+  signal: AbortSignal;
+  /** Stream a delta to whoever listens (`tool-output-delta`): progress, say. */
+  emit(delta: unknown): void;
 }

@@ -33,12 +33,13 @@ export class FrameFailureEvent extends Event {
 
 /**
  * The frame's policy: its own inline script, eval (tools may compile code, as zod does), blob
- * scripts and workers, and the data: URL each tool worker starts from; no script from any URL (the tools arrive as text), and no connection at all when the
- * pool's policy is `'deny'` (otherwise the worker's own guard decides).
+ * scripts and workers, and the data: URL each tool worker starts from; no script from any URL
+ * (the tools arrive as text). Connections: none when the pool's policy is `'deny'`, any otherwise
+ * (`'*'`: the worker's own guard decides), or only the origins listed (an MCP server's client).
  */
-export function sealedFrameCsp(networkDenied: boolean): string {
-  const connect = networkDenied ? "'none'" : '*';
-  return `default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob: data:; connect-src ${connect}; base-uri 'none'; form-action 'none'`;
+export function sealedFrameCsp(connect: '*' | readonly string[]): string {
+  const sources = connect === '*' ? '*' : connect.length === 0 ? "'none'" : connect.join(' ');
+  return `default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob: data:; connect-src ${sources}; base-uri 'none'; form-action 'none'`;
 }
 
 /**
@@ -67,7 +68,7 @@ export function framedWorkers(url: string | URL): WorkerHost {
         );
       }
       void load().catch(() => {});
-      const frames = new PoolFrame(load, sealedFrameCsp(networkDenied));
+      const frames = new PoolFrame(load, sealedFrameCsp(networkDenied ? [] : '*'));
       return () => new FramedWorker(frames) as unknown as Worker;
     },
     storeHost: (name) => new PageStoreHost(name),

@@ -4,10 +4,12 @@ import { resolvePoolOptions } from './pool-options';
 
 describe('sealed workers: options and policy', () => {
   it('lets the frame run its own script, eval and blob workers, no script URL at all, and no connection under deny', () => {
-    expect(sealedFrameCsp(true)).toBe(
+    expect(sealedFrameCsp([])).toBe(
       "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob: data:; connect-src 'none'; base-uri 'none'; form-action 'none'",
     );
-    expect(sealedFrameCsp(false)).toContain('connect-src *;');
+    expect(sealedFrameCsp('*')).toContain('connect-src *;');
+    // An MCP server's client: its server's origin and nothing else.
+    expect(sealedFrameCsp(['https://mcp.example.com'])).toContain('connect-src https://mcp.example.com;');
   });
 
   it('is what a URL means; without a page to hold its frame it fails at once and names the plain mode', () => {

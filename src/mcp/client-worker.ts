@@ -1,0 +1,123 @@
+/**
+ * The MCP client's worker: the official SDK's `Client` over Streamable HTTP, inside a sealed
+ * frame whose Content-Security-Policy lets it connect to its server's origin and nowhere else.
+ * It reaches the frame as text (`client-worker.ts?bundled`, the SDK inside it) and serves the
+ * page over the port the frame hands it. Nothing here trusts the server: what it sends is
+ * checked by the SDK's schemas and goes to the page as data.
+ */
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { FromWorker, McpCallResult, McpTool, ToWorker, WireFailure } from './protocol';
+
+/** The SDK's own per-request limit, out of the way: the page's invoker times the calls. */
+const NO_LIMIT = 2_147_483_647;
+/** A server whose cursors never end is cut off here. */
+const MAX_PAGES = 1_000;
+
+addEventListener('message', (event: MessageEvent) => {
+  const port = event.ports[0];
+  if (event.data === 'port' && port) serve(port);
+});
+
+function serve(port: MessagePort): void {
+  let client: Client | undefined;
+  let url = '';
+  const running = new Map<number, AbortController>();
+  const post = (message: FromWorker) => port.postMessage(message);
+
+  port.onmessage = async ({ data }: MessageEvent<ToWorker>) => {
+    if (data.t === 'connect') {
+      url = data.url;
+      const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: data.headers } });
+      const made = new Client({ name: 'moat', version: '0.1.0' }, { capabilities: {} });
+      made.setNotificationHandler(ToolListChangedNotificationSchema, async () => post({ t: 'changed' }));
+      try {
+        await made.connect(transport, { timeout: NO_LIMIT });
+        client = made;
+        post({ t: 'connected', server: made.getServerVersion(), instructions: made.getInstructions() });
+      } catch (error) {
+        post({ t: 'failed', error: await failure(error, url) });
+      }
+    } else if (data.t === 'list' && client) {
+      try {
+        post({ t: 'tools', id: data.id, tools: await listTools(client) });
+      } catch (error) {
+        post({ t: 'failed', id: data.id, error: await failure(error, url) });
+      }
+    } else if (data.t === 'call' && client) {
+      const { id } = data;
+      const controller = new AbortController();
+      running.set(id, controller);
+      try {
+        // An abort makes the SDK send `notifications/cancelled` for this request.
+        const result = await client.callTool({ name: data.name, arguments: data.args }, undefined, {
+          signal: controller.signal,
+          timeout: NO_LIMIT,
+          onprogress: ({ progress, total, message }) =>
+            post({
+              t: 'progress',
+              id,
+              progress,
+              ...(total === undefined ? {} : { total }),
+              ...(message === undefined ? {} : { message }),
+            }),
+        });
+        if (!controller.signal.aborted) post({ t: 'result', id, result: result as McpCallResult });
+      } catch (error) {
+        if (!controller.signal.aborted) post({ t: 'failed', id, error: await failure(error, url) });
+      } finally {
+        running.delete(id);
+      }
+    } else if (data.t === 'cancel') {
+      running.get(data.id)?.abort(data.reason);
+    } else if (data.t === 'close') {
+      for (const controller of running.values()) controller.abort('the MCP server was closed');
+      // Ends the session (an HTTP DELETE) where the server keeps one.
+      await (client?.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => {});
+      await client?.close().catch(() => {});
+      post({ t: 'closed' });
+    }
+  };
+}
+
+/** Every page of `tools/list`. */
+async function listTools(client: Client): Promise<McpTool[]> {
+  const tools: McpTool[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: NO_LIMIT });
+    tools.push(...(answer.tools as McpTool[]));
+    cursor = answer.nextCursor;
+    if (cursor === undefined || seen.has(cursor)) return tools;
+    seen.add(cursor);
+  }
+  return tools;
+}
+
+/**
+ * What went wrong, as the page words it. A fetch that fails outright is a CORS refusal or no
+ * server at all, which a browser does not tell apart: a no-cors request (whose answer nobody
+ * reads) does, except where the page is cross-origin isolated: there a no-cors answer also needs a
+ * Cross-Origin-Resource-Policy header, which a server without CORS headers seldom sends. It
+ * reaches only the server's own origin, as every request from here does.
+ */
+async function failure(error: unknown, url: string): Promise<WireFailure> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof UnauthorizedError) return { kind: 'unauthorized', message, status: 401 };
+  if (error instanceof StreamableHTTPError && error.code !== undefined) {
+    const kind = error.code === 401 || error.code === 403 ? 'unauthorized' : 'http';
+    return { kind, message, status: error.code };
+  }
+  if (error instanceof McpError) return { kind: 'rpc', message, code: error.code };
+  if (error instanceof TypeError) {
+    const answered = await fetch(url, { method: 'HEAD', mode: 'no-cors' }).then(
+      () => true,
+      () => false,
+    );
+    return { kind: answered ? 'cors' : 'unreachable', message };
+  }
+  return { kind: 'protocol', message };
+}

@@ -1,0 +1,69 @@
+/**
+ * What the page and an MCP server's client worker say over their port. The worker holds the
+ * official SDK's `Client`; the page asks it to connect, list the tools and call them.
+ */
+
+/** A tool as an MCP server lists it (`tools/list`), the fields Moat reads. */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
+
+/** One piece of a `tools/call` result's content (the MCP spec's ContentBlock). */
+export type McpContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | {
+      type: 'resource';
+      resource: { uri: string; mimeType?: string; text?: string; blob?: string };
+    }
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string; description?: string };
+
+/** A `tools/call` result. */
+export interface McpCallResult {
+  content?: McpContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** Why the worker could not do what it was asked. */
+export interface WireFailure {
+  /**
+   * `cors`: the server answered but its CORS headers keep the answer from the client;
+   * `unreachable`: nothing answered; `unauthorized`: 401 or 403; `http`: another HTTP status;
+   * `rpc`: the server answered with a JSON-RPC error; `protocol`: anything else.
+   */
+  kind: 'cors' | 'unreachable' | 'unauthorized' | 'http' | 'rpc' | 'protocol';
+  message: string;
+  status?: number;
+  code?: number;
+}
+
+export type ToWorker =
+  | { t: 'connect'; url: string; headers: Record<string, string> }
+  | { t: 'list'; id: number }
+  | { t: 'call'; id: number; name: string; args: Record<string, unknown> }
+  | { t: 'cancel'; id: number; reason: string }
+  | { t: 'close' };
+
+export type FromWorker =
+  | { t: 'connected'; server: { name: string; version: string } | undefined; instructions: string | undefined }
+  | { t: 'tools'; id: number; tools: McpTool[] }
+  | { t: 'progress'; id: number; progress: number; total?: number; message?: string }
+  | { t: 'result'; id: number; result: McpCallResult }
+  /** `id` absent: connecting failed. */
+  | { t: 'failed'; id?: number; error: WireFailure }
+  /** The server said its tool list changed (`notifications/tools/list_changed`). */
+  | { t: 'changed' }
+  | { t: 'closed' };
