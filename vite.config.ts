@@ -33,11 +33,15 @@ const isolationHeaders = {
 const NOT_ISOLATED = { 'Cross-Origin-Opener-Policy': 'unsafe-none', 'Cross-Origin-Embedder-Policy': 'unsafe-none' };
 
 /** Vitest browser mode in headless Chromium (test/chromium.ts says which). */
-function chromium(contextOptions: { permissions?: string[] } = {}) {
+function chromium(contextOptions: { permissions?: string[] } = {}, args: string[] = []) {
+  const launchOptions = chromiumLaunchOptions();
   return {
     enabled: true,
     headless: true,
-    provider: playwright({ launchOptions: chromiumLaunchOptions(), contextOptions }),
+    provider: playwright({
+      launchOptions: { ...launchOptions, args: [...launchOptions.args, ...args] },
+      contextOptions,
+    }),
     instances: [{ browser: 'chromium' as const }],
   };
 }
@@ -113,7 +117,7 @@ export default defineConfig(({ mode }) => ({
               entry: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, resolve(root, path)])),
               formats: ['es'],
             },
-            rolldownOptions: { external: ['comlink', 'idb', 'zod', /^zod\//] },
+            rolldownOptions: { external: ['comlink', 'idb', 'zod', /^zod\//, '@mcp-b/webmcp-polyfill'] },
           }
         : { target: 'es2022', outDir: 'dist-demo', emptyOutDir: true },
   test: {
@@ -157,6 +161,15 @@ export default defineConfig(({ mode }) => ({
           globalSetup: ['test/probe-server.ts', 'test/built-workers.ts', 'test/mcp-server/setup.ts'],
           include: ISOLATION_MATTERS,
           browser: chromium({ permissions: ['notifications'] }),
+        },
+      },
+      {
+        // WebMCP with Chromium's own implementation (behind its flag) instead of the polyfill.
+        extends: true,
+        test: {
+          name: 'webmcp-native',
+          include: ['src/mcp/webmcp.browser.test.ts'],
+          browser: chromium({}, ['--enable-features=WebMCP']),
         },
       },
       {

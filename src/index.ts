@@ -76,6 +76,7 @@ export type {
 } from './invoker/types';
 export type { JSONValue } from './json/json-value';
 export { type AllowTools, type McpServer, type McpServerOptions, type McpTool, mcpServer } from './mcp/mcp-server';
+export { type ExposedTools, type ExposeToolsOptions, exposeTools, pageTools } from './mcp/webmcp';
 export type { ContentPartInput } from './messages/to-content-part';
 export type { AIMessage, ContentPart, Message, ToolCall, ToolMessage, UserMessage } from './messages/types';
 export {

@@ -47,6 +47,8 @@ export interface ToolInit<Name extends string, Input extends $ZodType, Result> {
    * the middle of this one, the pool runs it again, once, on a fresh worker.
    */
   idempotent?: boolean;
+  /** It only reads: it changes nothing outside itself (told to WebMCP agents as `readOnlyHint`). */
+  readOnly?: boolean;
   /**
    * The tool's own time limit in ms: its calls are stopped after this long instead of the
    * invoker's or the pool's `timeoutMs` (a limit given for one call still wins). For tools known
@@ -74,6 +76,7 @@ export interface ToolDefinition<Name extends string = string, Args = unknown, Re
   readonly needsApproval: boolean;
   /** Re-run once when a sibling's fault stops its worker. */
   readonly idempotent: boolean;
+  readonly readOnly: boolean;
   /** Its own time limit (the pool's when undefined). */
   readonly timeoutMs: number | undefined;
   run(args: unknown, runtime: ToolRuntime): ToolReturn<unknown>;
@@ -114,8 +117,9 @@ export function defineTool<const Name extends string, Input extends $ZodType, Re
   if (!isZodSchema(init.input)) throw invalid('`input` must be a zod schema');
   if (init.needsApproval !== undefined && typeof init.needsApproval !== 'boolean')
     throw invalid('`needsApproval` must be a boolean');
-  if (init.idempotent !== undefined && typeof init.idempotent !== 'boolean')
-    throw invalid('`idempotent` must be a boolean');
+  for (const flag of ['idempotent', 'readOnly'] as const) {
+    if (init[flag] !== undefined && typeof init[flag] !== 'boolean') throw invalid(`\`${flag}\` must be a boolean`);
+  }
   if (init.output !== undefined && !isZodSchema(init.output)) throw invalid('`output` must be a zod schema');
   if (init.timeoutMs !== undefined && !(typeof init.timeoutMs === 'number' && init.timeoutMs > 0))
     throw invalid('`timeoutMs` must be a positive number of milliseconds (Infinity: no limit)');
@@ -140,6 +144,7 @@ export function defineTool<const Name extends string, Input extends $ZodType, Re
     output: init.output,
     needsApproval: init.needsApproval === true,
     idempotent: init.idempotent === true,
+    readOnly: init.readOnly === true,
     timeoutMs: init.timeoutMs,
     run: init.run as ToolDefinition['run'],
   };

@@ -16,6 +16,7 @@ export function describeTool(tool: ToolDefinition): ToolDescriptor {
   const { name, description, input, output } = tool;
   descriptor = { spec: toolSpec(output ? { name, description, input, output } : { name, description, input }) };
   if (tool.needsApproval) descriptor.spec.needsApproval = true;
+  if (tool.readOnly) descriptor.spec.readOnly = true;
   if (tool.state) descriptor.state = tool.state;
   if (tool.idempotent) descriptor.idempotent = true;
   if (tool.storeNamespaces) descriptor.store = { namespaces: tool.storeNamespaces.map((ns) => [...ns]) };

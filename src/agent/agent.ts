@@ -127,6 +127,11 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
     this.#loadSpecs().catch(() => {});
   }
 
+  /** What runs its tools (the one given, or the one it made over its `pool` and `tools`). */
+  get invoker(): ToolInvoker | undefined {
+    return this.#invoker;
+  }
+
   /** The tools the model is offered. */
   async tools(): Promise<ToolSpec[]> {
     return [...(await this.#loadSpecs()).values()];

@@ -42,6 +42,7 @@ export function toSpecs(tools: readonly McpTool[], allow?: AllowTools): McpSpecs
       inputSchema: { type: 'object', ...tool.inputSchema },
       ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       ...(hints?.readOnlyHint !== true && hints?.destructiveHint !== false ? { needsApproval: true } : {}),
+      ...(hints?.readOnlyHint === true ? { readOnly: true } : {}),
     };
     try {
       validateToolSpec(spec);

@@ -20,6 +20,8 @@ export interface ToolSpec {
   isolated?: boolean;
   /** True when an agent must ask a person before running it (`defineTool({ needsApproval })`); never sent to a model. */
   needsApproval?: boolean;
+  /** True when it only reads (`defineTool({ readOnly })`, an MCP tool's `readOnlyHint`); never sent to a model. */
+  readOnly?: boolean;
 }
 
 /** The rule every provider accepts for tool names. */

@@ -49,6 +49,7 @@ const CORS_HEADERS = {
   'Access-Control-Allow-Headers':
     'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
   'Access-Control-Expose-Headers': 'mcp-session-id, mcp-protocol-version',
+  'Access-Control-Max-Age': '600',
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
