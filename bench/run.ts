@@ -3,11 +3,14 @@
  * cross-origin-isolated page, Node cases here), then writes bench/results.json and
  * bench/RESULTS.md with median, min–max and each figure's ratio to its anchor from the same run.
  * `BENCH_SAMPLES=1` also prints each browser case's samples and its anchor's, in the order taken.
+ * The MCP cases call the test MCP server (test/mcp-server), started here for the browser cases and
+ * named to the page by its `?mcp=` query.
  */
 import { writeFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 import { build, preview } from 'vite';
 import { chromiumLaunchOptions } from '../test/chromium.ts';
+import { startMcpTestServer } from '../test/mcp-server/server.ts';
 import { type BenchCase, type BenchResult, measure, measurePaired } from './case.ts';
 import { derivations, nodeCases } from './node/index.ts';
 import { sealedPoolProcesses } from './processes.ts';
@@ -53,6 +56,7 @@ async function runBrowserCases(): Promise<{ results: BenchResult[]; isolated: bo
     logLevel: 'error',
   });
   const address = server.resolvedUrls?.local[0] ?? 'http://localhost:4174/';
+  const mcp = await startMcpTestServer();
   const browser = await chromium.launch(chromiumLaunchOptions());
   const results: BenchResult[] = [];
   let isolated = false;
@@ -62,7 +66,7 @@ async function runBrowserCases(): Promise<{ results: BenchResult[]; isolated: bo
       const page = await context.newPage();
       page.on('pageerror', (e) => console.error(`  page error: ${e.message}`));
       page.on('console', (m) => console.log('  console:', m.text()));
-      await page.goto(`${address}bench/index.html`);
+      await page.goto(`${address}bench/index.html?mcp=${encodeURIComponent(mcp.url)}`);
       await page.waitForFunction(() => window.moatBench !== undefined, null, { timeout: 60_000 });
       return page;
     };
@@ -103,6 +107,7 @@ async function runBrowserCases(): Promise<{ results: BenchResult[]; isolated: bo
   } finally {
     await browser.close();
     await server.close();
+    await mcp.close();
   }
   return { results, isolated, browser: browser.version() };
 }

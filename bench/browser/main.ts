@@ -7,6 +7,7 @@ import { anchorCases } from './anchors';
 import { codeCases } from './code';
 import { framedAnchorCases } from './framed-anchors';
 import { invokerCases } from './invoker';
+import { mcpCases } from './mcp';
 import { multimodalCases } from './multimodal';
 import { outputCases } from './output';
 import { poolCases } from './pool';
@@ -24,6 +25,7 @@ const cases: BenchCase[] = [
   ...outputCases,
   ...codeCases,
   ...multimodalCases,
+  ...mcpCases,
 ];
 
 declare global {

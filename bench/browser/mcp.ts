@@ -1,0 +1,127 @@
+/**
+ * A trivial MCP tool call: through Moat's invoker (the official SDK client sealed in a frame's
+ * worker, mcpServer) and, the anchors, through the same SDK client on the page itself, and through
+ * that client's sealed worker driven bare over its port (the floor of the sealed design), all to
+ * the test MCP server (test/mcp-server) that bench/run.ts starts and names in the page's `?mcp=`.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SandboxedFrame } from '../../src/frame/sandboxed-frame';
+import { ToolInvoker } from '../../src/invoker/tool-invoker';
+import clientWorker from '../../src/mcp/client-worker.ts?bundled';
+import { mcpServer } from '../../src/mcp/mcp-server';
+import type { FromWorker, ToWorker } from '../../src/mcp/protocol';
+import { sealedFrameCsp } from '../../src/pool/framed-worker';
+import { type BenchCase, time } from '../case';
+
+/** The test server's endpoint, from the page's query string (bench/run.ts sets it). */
+function endpoint(): string {
+  const base = new URLSearchParams(location.search).get('mcp');
+  if (!base) throw new Error('No MCP test server: open the bench page with ?mcp=<its URL> (bench/run.ts does)');
+  return `${base}/mcp`;
+}
+
+/** One call is one HTTP round trip on localhost (1–3 ms): single calls, many of them, paired one by one. */
+const REPEAT = 200;
+const WARMUP = 20;
+
+/**
+ * Moat's MCP client worker in a sealed frame, made as mcpServer makes it (src/mcp/mcp-server.ts,
+ * `#open`) and connected; `ask` posts one protocol message and resolves with its answer.
+ */
+async function sealedSdkClient(
+  url: string,
+): Promise<{ ask(m: ToWorker): Promise<FromWorker>; close(): Promise<void> }> {
+  const frame = new SandboxedFrame({ csp: sealedFrameCsp([new URL(url).origin]), title: 'Moat bench MCP client' });
+  frame.watch(true, 5_000);
+  frame.load({ modules: [{ url: 'moat:mcp-client', parts: [clientWorker] }], entry: 0 });
+  const { port1: port, port2 } = new MessageChannel();
+  frame.spawn({ module: true, announces: true }, port2);
+  const ask = (message: ToWorker) =>
+    new Promise<FromWorker>((resolve) => {
+      // A request with an id waits for its own answer; connect and close, for the next one.
+      port.onmessage = ({ data }: MessageEvent<FromWorker>) => {
+        if (!('id' in message) || ('id' in data && data.id === message.id)) resolve(data);
+      };
+      port.postMessage(message);
+    });
+  const connected = await ask({ t: 'connect', url, headers: {} });
+  if (connected.t !== 'connected')
+    throw new Error(`The sealed MCP client did not connect: ${JSON.stringify(connected)}`);
+  return {
+    ask,
+    async close() {
+      await ask({ t: 'close' });
+      port.close();
+      frame.close();
+    },
+  };
+}
+
+export const mcpCases: BenchCase[] = [
+  {
+    name: 'anchor/mcp-sdk-call-rtt',
+    unit: 'ms',
+    repeat: REPEAT,
+    warmup: WARMUP,
+    note: "one `echo` call through the official MCP SDK's Client (Streamable HTTP) on the page itself, to the local test server; connected and listed once beforehand",
+    async setup() {
+      const client = new Client({ name: 'moat-bench', version: '0.1.0' }, { capabilities: {} });
+      await client.connect(new StreamableHTTPClientTransport(new URL(endpoint())));
+      // As Moat's side lists once on connecting.
+      await client.listTools();
+      return {
+        sample: () => time(() => client.callTool({ name: 'echo', arguments: { text: 'x' } })),
+        teardown: () => client.close(),
+      };
+    },
+  },
+  {
+    name: 'anchor/mcp-sealed-sdk-call-rtt',
+    unit: 'ms',
+    repeat: REPEAT,
+    warmup: WARMUP,
+    note: "one `echo` call through Moat's MCP client worker (the SDK's Client) in a sealed frame, as mcpServer makes it, driven bare over its port with the protocol's messages (no McpClient, no invoker): the floor of the sealed design, CORS preflight on every POST included; connected and listed once beforehand",
+    async setup() {
+      const client = await sealedSdkClient(endpoint());
+      await client.ask({ t: 'list', id: 0 });
+      let id = 1;
+      const call = async () => {
+        const answer = await client.ask({ t: 'call', id: id++, name: 'echo', args: { text: 'x' } });
+        if (answer.t !== 'result') throw new Error(`Expected a result, got ${JSON.stringify(answer)}`);
+      };
+      return { sample: () => time(call), teardown: () => client.close() };
+    },
+  },
+  moatCall({
+    name: 'mcp/call-rtt',
+    anchor: 'anchor/mcp-sdk-call-rtt',
+    note: "one `echo` call through ToolInvoker.run over mcpServer: the SDK client in a sealed frame's worker, the page's port to it, the invoker's turn and ToolMessage; connected and listed once beforehand. Against the SDK on the page: the worker's requests say `Origin: null`, and Chromium sends a CORS preflight before every one of its POSTs (not cached, Access-Control-Max-Age notwithstanding), where the page's own origin pays one for the run; mcp/call-rtt-sealed-floor sets that cost aside",
+  }),
+  moatCall({
+    name: 'mcp/call-rtt-sealed-floor',
+    anchor: 'anchor/mcp-sealed-sdk-call-rtt',
+    note: "the same call as mcp/call-rtt, against the same sealed client worker driven bare over its port: what McpClient and the invoker add to the sealed design's floor",
+  }),
+];
+
+/** The `echo` call through ToolInvoker.run over mcpServer, against `anchor`. */
+function moatCall(c: { name: string; anchor: string; note: string }): BenchCase {
+  return {
+    ...c,
+    unit: 'ms',
+    target: { max: 1.2 },
+    repeat: REPEAT,
+    warmup: WARMUP,
+    async setup() {
+      const server = mcpServer({ url: endpoint() });
+      const invoker = new ToolInvoker({ tools: [server] });
+      await server.specs();
+      let n = 0;
+      return {
+        sample: () => time(() => invoker.run([{ id: `c${n++}`, name: 'echo', args: { text: 'x' } }])),
+        teardown: () => server.close(),
+      };
+    },
+  };
+}
