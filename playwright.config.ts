@@ -8,6 +8,8 @@ const isolatedPort = 4175;
 export const DEMO_BASE = '/moat/';
 /** The wire-protocol model server (test/model-server), for the OpenAI-compatible endpoint tests. */
 export const MODEL_SERVER = 'http://127.0.0.1:4180';
+/** The test MCP server (test/mcp-server), for the demo's MCP settings. */
+export const MCP_SERVER = 'http://127.0.0.1:4181';
 const MEMORY = /memory\.spec\.ts$/;
 const FRAMES = /cpu\.spec\.ts$/;
 /** `npm start`'s dev server (unbundled modules), a port of its own for the tests. */
@@ -94,6 +96,12 @@ export default defineConfig({
       url: `http://127.0.0.1:${devPort}/`,
       reuseExistingServer: !process.env.CI,
       timeout: 60_000,
+    },
+    {
+      command: 'MCP_PORT=4181 node --import tsx test/mcp-server/main.ts',
+      url: `${MCP_SERVER}/__log`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
     },
     {
       command: 'node --import tsx test/model-server/main.ts 4180',

@@ -11,7 +11,9 @@ import {
   createChat,
   createCodeSandbox,
   createWorkerPool,
+  exposeTools,
   type Interceptor,
+  type McpServer,
   openIndexedDBCheckpointer,
   ToolInvoker,
 } from 'moat';
@@ -21,6 +23,7 @@ import { describeModel, explainFailure, loadSettings, type ModelSettings, modelF
 import toolsUrl from './tools/csp-tools.worker.ts?worker&url';
 import { ChatView } from './ui/chat-view';
 import { h } from './ui/dom';
+import { setUpMcpServers } from './ui/mcp-servers';
 import { setUpSettingsDialog } from './ui/settings-dialog';
 import { showStatus } from './ui/status';
 import { ThreadList } from './ui/threads';
@@ -67,11 +70,22 @@ const callLimit = (timeoutMs: number): Interceptor => {
   const limit = timeoutMs > 0 ? timeoutMs : Number.POSITIVE_INFINITY;
   return (request, next) => next(request.override({ timeoutMs: limit }));
 };
-const invoker = new ToolInvoker({
-  pool,
-  inlineTools: [codeTool(sandbox, { tools: pool })],
-  interceptors: toolTimeoutMs === undefined ? [] : [callLimit(toolTimeoutMs)],
-});
+/** The MCP servers added in Settings: their tools sit beside the pool's. */
+let mcpServers: McpServer[] = [];
+/** Offered to the browser's own agents through WebMCP, where the browser has it (not polyfilled). */
+let unexpose: (() => void) | undefined;
+const makeInvoker = () => {
+  const made = new ToolInvoker({
+    pool,
+    tools: mcpServers,
+    inlineTools: [codeTool(sandbox, { tools: pool })],
+    interceptors: toolTimeoutMs === undefined ? [] : [callLimit(toolTimeoutMs)],
+  });
+  unexpose?.();
+  if ('modelContext' in document) unexpose = exposeTools(made);
+  return made;
+};
+let invoker = makeInvoker();
 const checkpointer = openIndexedDBCheckpointer('moat-demo-threads');
 
 const log = $('log');
@@ -279,6 +293,14 @@ const dialog = setUpSettingsDialog((next) => {
   }
 });
 $('open-settings').addEventListener('click', () => dialog.open());
+setUpMcpServers(
+  (servers) => {
+    mcpServers = servers;
+    invoker = makeInvoker();
+    agent = makeAgent(settings);
+  },
+  (problem) => view.notice(problem, 'Change settings', () => dialog.open()),
+);
 
 showStatus(pool, POOL_SIZE, $('workers'), $('fps'));
 draw();
