@@ -199,6 +199,16 @@ describe(`mcpServer (cross-origin isolated: ${crossOriginIsolated})`, () => {
     const invoker = new ToolInvoker({ tools: [server] });
     const { messages } = await invoker.run([{ id: 'e', name: 'echo', args: { text: 'stateless' } }]);
     expect(messages[0]?.content).toBe('echo: stateless');
+    // Interceptors wrap its calls as they wrap a worker's.
+    const rewritten = new ToolInvoker({
+      tools: [server],
+      interceptors: [
+        (request, next) => next(request.override({ toolCall: { ...request.toolCall, args: { text: 'changed' } } })),
+      ],
+    });
+    expect((await rewritten.run([{ id: 'i', name: 'echo', args: { text: 'asked' } }])).messages[0]?.content).toBe(
+      'echo: changed',
+    );
     await expect(invoker.run([{ id: 'd', name: 'delete_file', args: { path: 'x' } }])).resolves.toMatchObject({
       messages: [{ status: 'error', content: expect.stringMatching(/unknown tool 'delete_file'/) }],
     });
