@@ -259,7 +259,7 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
   /** Rebuild an invoker from `toJSON`'s data and the parts that are code (Haystack's from_dict). */
   static fromJSON(
     json: ToolInvokerJSON,
-    parts: Pick<ToolInvokerOptions, 'pool' | 'inlineTools' | 'interceptors' | 'store'> = {},
+    parts: Pick<ToolInvokerOptions, 'pool' | 'inlineTools' | 'tools' | 'interceptors' | 'store'> = {},
   ): ToolInvoker {
     const onError = onErrorFromJSON(json.onError);
     const missing = json.inlineTools.filter((name) => !(parts.inlineTools ?? []).some((t) => t.name === name));
