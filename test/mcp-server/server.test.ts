@@ -233,6 +233,7 @@ describe('CORS and the log', () => {
       'access-control-allow-headers':
         'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
       'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+      'access-control-max-age': '600',
       'cross-origin-resource-policy': 'cross-origin',
     });
   });
