@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join, normalize, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../test/chromium.ts';
+import { startMcpTestServer } from '../test/mcp-server/server.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const app = mkdtempSync(join(tmpdir(), 'moat-consumer-'));
@@ -82,16 +83,17 @@ const server = createServer((req, res) => {
 await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 
+const mcp = await startMcpTestServer();
 const browser = await chromium.launch(chromiumLaunchOptions());
 const problems: string[] = [];
-let outcome: { state: string | undefined; tool: string; answer: string; error: string } | undefined;
+let outcome: { state: string | undefined; tool: string; answer: string; error: string; mcp: string } | undefined;
 try {
   const page = await browser.newPage();
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
-  await page.goto(url);
+  await page.goto(`${url}?mcp=${encodeURIComponent(mcp.url)}`);
   await page.waitForSelector('body[data-state]', { timeout: 30_000 }).catch(() => undefined);
   outcome = await page.evaluate(() => ({
     state: document.body.dataset.state,
@@ -99,19 +101,28 @@ try {
     tool: document.getElementById('tool')?.textContent ?? '',
     answer: document.getElementById('answer')?.textContent ?? '',
     error: document.getElementById('error')?.textContent ?? '',
+    mcp: document.getElementById('mcp')?.textContent ?? '',
   }));
 } finally {
   await browser.close();
   server.close();
+  await mcp.close();
 }
 
-const expected = { state: 'done', spec: 'multiply', tool: '42', answer: '6 x 7 = 42', error: '' };
+const expected = {
+  state: 'done',
+  spec: 'multiply',
+  tool: '42',
+  answer: '6 x 7 = 42',
+  error: '',
+  mcp: 'echo: from the package',
+};
 if (JSON.stringify(outcome) !== JSON.stringify(expected)) {
   fail(
     `the agent in the built app: expected ${JSON.stringify(expected)}, got ${JSON.stringify(outcome)}` +
       (problems.length ? `\n  ${problems.join('\n  ')}` : ''),
   );
 }
-console.log(`✓ the agent's worker tool answered in Chromium (${url})`);
+console.log(`✓ the agent's worker tool and an MCP server's tool answered in Chromium (${url})`);
 rmSync(app, { recursive: true, force: true });
 console.log(`package test passed in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,4 +1,4 @@
-import { createAgent, createWorkerPool, scriptedModel } from 'moat';
+import { createAgent, createWorkerPool, mcpServer, scriptedModel, ToolInvoker } from 'moat';
 import { textOf } from 'moat/messages';
 import { toOpenAITools } from 'moat/providers';
 import toolsUrl from './tools.worker.ts?worker&url';
@@ -34,6 +34,16 @@ try {
     if (event.type === 'tool-error') throw event.error;
     if (event.type === 'error') throw event.error;
     if (event.type === 'finish') show('answer', event.text);
+  }
+  // A remote MCP server's tool, its client sealed (the SDK reaches this app as a string of the package's).
+  const mcp = new URLSearchParams(location.search).get('mcp');
+  if (mcp) {
+    const server = mcpServer({ url: `${mcp}/mcp` });
+    const { messages } = await new ToolInvoker({ tools: [server] }).run([
+      { id: 'm', name: 'echo', args: { text: 'from the package' } },
+    ]);
+    show('mcp', textOf(messages[0]?.content ?? ''));
+    await server.close();
   }
   document.body.dataset.state = 'done';
 } catch (error) {
