@@ -41,32 +41,31 @@ export interface SourceCall {
   emit: (event: ToolEvent) => void;
 }
 
-/** Run one call on its source; its time running out stops it there and fails it with `ToolTimeoutError`. */
+/**
+ * Run one call on its source; its time running out stops it there and fails it with
+ * `ToolTimeoutError`. A stop settles the call at once, whether or not the source heeds its signal.
+ */
 export function runSourceTool(source: ToolSource, call: ToolCall, options: SourceCall): Promise<ToolOutcome> {
   const limit = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const controller = new AbortController();
-  const stop = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', stop, { once: true });
-  if (options.signal?.aborted) stop();
+  const timeout = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
   const timer = Number.isFinite(limit)
     ? setTimeout(
-        () => controller.abort(new ToolTimeoutError({ toolName: call.name, toolCallId: call.id, timeoutMs: limit })),
+        () => timeout.abort(new ToolTimeoutError({ toolName: call.name, toolCallId: call.id, timeoutMs: limit })),
         limit,
       )
     : undefined;
+  let onAbort = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
   const args = isPlainObject(call.args) ? call.args : {};
-  return Promise.resolve()
-    .then(() =>
-      source.call(
-        { ...call, args },
-        {
-          signal: controller.signal,
-          emit: (delta) => options.emit({ type: 'tool-output-delta', toolCallId: call.id, delta }),
-        },
-      ),
-    )
-    .finally(() => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', stop);
-    });
+  const emit = (delta: unknown) => options.emit({ type: 'tool-output-delta', toolCallId: call.id, delta });
+  const running = Promise.resolve().then(() => source.call({ ...call, args }, { signal, emit }));
+  return Promise.race([running, stopped]).finally(() => {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  });
 }

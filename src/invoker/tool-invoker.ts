@@ -133,7 +133,8 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
   }
 
   #loadSpecs(): Promise<Map<string, ToolSpec>> {
-    this.#specs ??= (async () => {
+    if (this.#specs) return this.#specs;
+    const loading = (async () => {
       const specs = new Map<string, ToolSpec>();
       const zodTools = [...this.#inline.values()].filter((t) => !isPageTool(t)) as ToolDefinition[];
       const pageTools = [...this.#inline.values()].filter(isPageTool);
@@ -143,21 +144,16 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
         ...this.#sources.map((source) => source.specs()),
       ]);
       for (const spec of served) specs.set(spec.name, spec);
+      // The app's own tools win: a source's tool of a name already taken is left out (a server
+      // may add one at any time; the pool's tools must not stop working for it).
       const sourceOf = new Map<string, ToolSource>();
       for (const [i, list] of listed.entries()) {
-        const source = this.#sources[i] as ToolSource;
         for (const spec of list) {
-          if (specs.has(spec.name))
-            throw new InvalidToolSpecError({
-              toolName: spec.name,
-              reason: `${source.name} offers a tool of that name too`,
-            });
+          if (specs.has(spec.name) || this.#inline.has(spec.name)) continue;
           specs.set(spec.name, spec);
-          sourceOf.set(spec.name, source);
+          sourceOf.set(spec.name, this.#sources[i] as ToolSource);
         }
       }
-      this.#sourceOf = sourceOf;
-      this.#inlineRuntime = inline;
       const add = (spec: ToolSpec) => {
         if (specs.has(spec.name))
           throw new InvalidToolSpecError({ toolName: spec.name, reason: 'it is defined both inline and in the pool' });
@@ -167,18 +163,23 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
       // Page tools last: they are told of every other tool (codeTool lists them for the model).
       const others = [...specs.values()];
       for (const tool of pageTools) add({ ...validateToolSpec(tool.describe(others)), name: tool.name });
-      return specs;
+      return { specs, sourceOf, inline };
     })();
-    this.#specs.then(
-      (specs) => {
+    // Kept only while current: a source that changed meanwhile made this load stale.
+    this.#specs = loading.then(({ specs, sourceOf, inline }) => {
+      this.#inlineRuntime ??= inline;
+      if (this.#specs === current) {
         this.#loaded = specs;
         this.#list = [...specs.values()];
-      },
-      () => {
-        this.#specs = undefined;
-      },
-    );
-    return this.#specs;
+        this.#sourceOf = sourceOf;
+      }
+      return specs;
+    });
+    const current = this.#specs;
+    current.catch(() => {
+      if (this.#specs === current) this.#specs = undefined;
+    });
+    return current;
   }
 
   /**
