@@ -45,7 +45,7 @@ async function sealedSdkClient(
       };
       port.postMessage(message);
     });
-  const connected = await ask({ t: 'connect', url, headers: {} });
+  const connected = await ask({ t: 'connect', id: -1, url, headers: {} });
   if (connected.t !== 'connected')
     throw new Error(`The sealed MCP client did not connect: ${JSON.stringify(connected)}`);
   return {

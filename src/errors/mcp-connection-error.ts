@@ -4,9 +4,10 @@ import { MoatError, type MoatErrorOptions, registerErrorClass } from './moat-err
  * Why an MCP server could not be used: `cors` (it answered, but its CORS headers keep the answer
  * from the page: the message names the headers it must send), `unreachable` (nothing answered),
  * `unauthorized` (401 or 403: check `headers`), `http` (another status), `protocol` (it answered
- * with something that is not MCP), `crashed` (the client's sealed frame died).
+ * with something that is not MCP, or did not answer in time), `crashed` (the client's sealed frame
+ * died), `closed` (`server.close()` ended what was waiting).
  */
-export type McpFailure = 'cors' | 'unreachable' | 'unauthorized' | 'http' | 'protocol' | 'crashed';
+export type McpFailure = 'cors' | 'unreachable' | 'unauthorized' | 'http' | 'protocol' | 'crashed' | 'closed';
 
 export interface McpConnectionErrorOptions extends MoatErrorOptions {
   url: string;

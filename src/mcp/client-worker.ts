@@ -7,6 +7,7 @@
  */
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FromWorker, McpCallResult, McpTool, ToWorker, WireFailure } from './protocol';
@@ -30,15 +31,16 @@ function serve(port: MessagePort): void {
   port.onmessage = async ({ data }: MessageEvent<ToWorker>) => {
     if (data.t === 'connect') {
       url = data.url;
-      const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: data.headers } });
-      const made = new Client({ name: 'moat', version: '0.1.0' }, { capabilities: {} });
-      made.setNotificationHandler(ToolListChangedNotificationSchema, async () => post({ t: 'changed' }));
       try {
-        await made.connect(transport, { timeout: NO_LIMIT });
-        client = made;
-        post({ t: 'connected', server: made.getServerVersion(), instructions: made.getInstructions() });
+        client = await connect(new URL(url), data.headers, () => post({ t: 'changed' }));
+        post({
+          t: 'connected',
+          id: data.id,
+          server: client.getServerVersion(),
+          instructions: client.getInstructions(),
+        });
       } catch (error) {
-        post({ t: 'failed', error: await failure(error, url) });
+        post({ t: 'failed', id: data.id, error: await failure(error, url) });
       }
     } else if (data.t === 'list' && client) {
       try {
@@ -75,11 +77,38 @@ function serve(port: MessagePort): void {
     } else if (data.t === 'close') {
       for (const controller of running.values()) controller.abort('the MCP server was closed');
       // Ends the session (an HTTP DELETE) where the server keeps one.
-      await (client?.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => {});
+      const transport = client?.transport;
+      if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => {});
       await client?.close().catch(() => {});
       post({ t: 'closed' });
     }
   };
+}
+
+/**
+ * A client over Streamable HTTP; a server that refuses its first POST with a 4xx other than 401
+ * and 403 may be one of the older HTTP+SSE transport, which is tried next (the SDK's own advice).
+ */
+async function connect(url: URL, headers: Record<string, string>, changed: () => void): Promise<Client> {
+  const client = () => {
+    const made = new Client({ name: 'moat', version: '0.1.0' }, { capabilities: {} });
+    made.setNotificationHandler(ToolListChangedNotificationSchema, async () => changed());
+    return made;
+  };
+  const first = client();
+  try {
+    await first.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), { timeout: NO_LIMIT });
+    return first;
+  } catch (error) {
+    const status = error instanceof StreamableHTTPError ? (error.code ?? 0) : 0;
+    if (status < 400 || status >= 500 || status === 401 || status === 403) throw error;
+  }
+  const second = client();
+  // Its stream's request too carries the headers.
+  const withHeaders = (input: string | URL, init?: RequestInit) =>
+    fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), ...headers } });
+  await second.connect(new SSEClientTransport(url, { fetch: withHeaders }), { timeout: NO_LIMIT });
+  return second;
 }
 
 /** Every page of `tools/list`. */
@@ -107,7 +136,11 @@ async function listTools(client: Client): Promise<McpTool[]> {
 async function failure(error: unknown, url: string): Promise<WireFailure> {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof UnauthorizedError) return { kind: 'unauthorized', message, status: 401 };
-  if (error instanceof StreamableHTTPError && error.code !== undefined) {
+  if (
+    (error instanceof StreamableHTTPError || error instanceof SseError) &&
+    error.code !== undefined &&
+    error.code > 0
+  ) {
     const kind = error.code === 401 || error.code === 403 ? 'unauthorized' : 'http';
     return { kind, message, status: error.code };
   }

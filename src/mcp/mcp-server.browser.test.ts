@@ -183,6 +183,29 @@ describe(`mcpServer (cross-origin isolated: ${crossOriginIsolated})`, () => {
     if (!crossOriginIsolated) expect((none as Error).message).toMatch(/nothing answered \(is it running/);
   });
 
+  it('ends the session on close: what waited fails as closed, and the next use connects again', async () => {
+    const server = open();
+    const invoker = new ToolInvoker({ tools: [server], onError: 'throw' });
+    await server.specs();
+    const waiting = invoker.run([{ id: 'w', name: 'slow', args: { ms: 10_000, tag: 'closed' } }]);
+    await expect.poll(async () => (await log()).some((r) => r.jsonrpcMethod === 'tools/call')).toBe(true);
+    await server.close();
+    await expect(waiting).rejects.toMatchObject({ name: 'McpConnectionError', reason: 'closed' });
+    expect((await log()).some((r) => r.method === 'DELETE' && r.path === '/mcp')).toBe(true);
+    const { messages } = await invoker.run([{ id: 'e', name: 'echo', args: { text: 'again' } }]);
+    expect(messages[0]?.content).toBe('echo: again');
+  });
+
+  it('says what an HTTP error, a bad option or a server that is not MCP is', async () => {
+    await expect(open('/nothing/here').specs()).rejects.toMatchObject({ reason: 'http', status: 404 });
+    expect(() => mcpServer({ url: 'https://*.example.com/mcp' })).toThrow(TypeError);
+    expect(() => mcpServer({ url: 'https://user:pw@mcp.example.com/mcp' })).toThrow(/credentials .* in `headers`/);
+    expect(() => mcpServer({ url: 'https://mcp.example.com/mcp', headers: { 'bad header': 'x' } })).toThrow(
+      /valid HTTP headers/,
+    );
+    expect(() => mcpServer({ url: 'ftp://mcp.example.com/' })).toThrow(/http\(s\) URL/);
+  });
+
   it('sends the headers it is given; a refusal without them says so', async () => {
     await expect(open('/auth/mcp').specs()).rejects.toMatchObject({
       reason: 'unauthorized',
@@ -215,6 +238,28 @@ describe(`mcpServer (cross-origin isolated: ${crossOriginIsolated})`, () => {
   });
 });
 
+describe('an older HTTP+SSE server', () => {
+  it('is tried when the Streamable HTTP POST is refused: tools listed, called, progress streamed', async () => {
+    const server = open('/sse');
+    expect((await server.specs()).map((t) => t.name)).toContain('count');
+    const agent = createAgent({
+      model: callsThenAnswer([{ name: 'count', args: { to: 2, delayMs: 5 } }]),
+      tools: [server],
+      approve: () => true,
+    });
+    const events = await collect(agent.stream('count'));
+    // Progress is best effort in MCP: over this transport the last one may come after the result.
+    expect(events.flatMap((e) => (e.type === 'tool-output-delta' ? [e.delta] : []))).toContainEqual({
+      progress: 1,
+      total: 2,
+      message: 'step 1',
+    });
+    expect(toolMessages(events)[0]?.content).toBe('counted to 2');
+    const paths = (await log()).map((r) => `${r.method} ${r.path}`);
+    expect(paths).toEqual(expect.arrayContaining(['POST /sse', 'GET /sse', 'POST /sse/messages']));
+  });
+});
+
 describe('the MCP client is sealed', () => {
   it("talks from an opaque origin, and its frame's policy lets it reach the server and nothing else", async () => {
     const server = open();
@@ -233,7 +278,8 @@ describe('the MCP client is sealed', () => {
     const answer = new Promise<unknown>((resolve) => {
       channel.port1.onmessage = (e) => resolve(e.data);
     });
-    const source = `onmessage = async (e) => {
+    const source = `addEventListener('message', async (e) => {
+      if (e.data !== 'port') return;
       const port = e.ports[0];
       const tries = {};
       const attempt = async (name, run) => { try { await run(); tries[name] = 'reached'; } catch { tries[name] = 'blocked'; } };
@@ -243,8 +289,10 @@ describe('the MCP client is sealed', () => {
       await attempt('websocket', () => new Promise((ok, no) => { const ws = new WebSocket(${JSON.stringify(probe.url('/ws').replace('http', 'ws'))}); ws.onopen = ok; ws.onerror = no; }));
       await attempt('eventsource', () => new Promise((ok, no) => { const es = new EventSource(${JSON.stringify(probe.url('/events'))}); es.onmessage = ok; es.onerror = no; }));
       port.postMessage(tries);
-    };`;
-    frame.spawn({ source }, channel.port2);
+    });`;
+    // Started as the client is: a module graph, from the frame's data: loader.
+    frame.load({ modules: [{ url: 'probe', parts: [source] }], entry: 0 });
+    frame.spawn({ module: true, announces: true }, channel.port2);
     try {
       expect(await answer).toEqual({
         server: 'reached',

@@ -16,7 +16,7 @@ import type { ToolCall } from '../messages/types';
 import { sealedFrameCsp } from '../pool/framed-worker';
 import type { ToolSpec } from '../providers/tool-spec';
 import { type AllowTools, type McpSpecs, toOutcome, toSpecs } from './mcp-tools';
-import type { FromWorker, McpCallResult, McpTool, ToWorker, WireFailure } from './protocol';
+import type { FromWorker, ToWorker, WireFailure } from './protocol';
 
 export type { AllowTools } from './mcp-tools';
 export type { McpTool } from './protocol';
@@ -42,6 +42,8 @@ export interface McpServer extends ToolSource {
 
 /** How long a frame's process may go silent before it counts as dead (see SandboxedFrame.watch). */
 const FRAME_DEAD_MS = 5_000;
+/** Connecting, and listing the tools, take at most this long: a server that never answers fails. */
+const ANSWER_MS = 15_000;
 
 /**
  * @example
@@ -50,17 +52,28 @@ const FRAME_DEAD_MS = 5_000;
  */
 export function mcpServer(options: McpServerOptions): McpServer {
   if (!isPlainObject(options)) throw new TypeError(`Expected mcpServer options, got ${describeValue(options)}`);
+  const badUrl = () =>
+    new TypeError(`Expected \`url\` to be an MCP server's http(s) URL, got ${describeValue(options.url)}`);
   let url: URL;
   try {
     url = new URL(options.url);
   } catch {
-    throw new TypeError(`Expected \`url\` to be an MCP server's http(s) URL, got ${describeValue(options.url)}`);
+    throw badUrl();
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new TypeError(`Expected \`url\` to be an MCP server's http(s) URL, got ${describeValue(options.url)}`);
+  // The origin goes into the client frame's policy as it is: nothing there may widen it.
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !/^[a-z0-9.:[\]-]+$/i.test(url.host)) throw badUrl();
+  if (url.username || url.password)
+    throw new TypeError('Put credentials for an MCP server in `headers`, not in its URL');
+  if ('authProvider' in options)
+    throw new TypeError('`authProvider` (OAuth) is not supported yet: pass a token in `headers`');
   const headers = options.headers ?? {};
   if (!isPlainObject(headers) || Object.values(headers).some((v) => typeof v !== 'string'))
     throw new TypeError(`Expected \`headers\` to be an object of strings, got ${describeValue(options.headers)}`);
+  try {
+    new Headers(headers as Record<string, string>);
+  } catch (error) {
+    throw new TypeError(`Expected \`headers\` to be valid HTTP headers: ${(error as Error).message}`);
+  }
   const { allowTools } = options;
   if (allowTools !== undefined && typeof allowTools !== 'function' && !Array.isArray(allowTools))
     throw new TypeError(
@@ -69,15 +82,104 @@ export function mcpServer(options: McpServerOptions): McpServer {
   return new McpClient(url, headers as Record<string, string>, allowTools, options.name ?? url.host);
 }
 
-interface Waiting {
-  resolve(value: McpTool[] | McpCallResult): void;
-  reject(error: Error): void;
+type Request = ToWorker extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
+
+interface Asking {
+  signal?: AbortSignal;
   progress?: (delta: unknown) => void;
+  /** The answer's time limit; running out ends the connection (it is not answering). */
+  timeoutMs?: number;
+  /** The error a failure answer becomes. */
+  failure(failure: WireFailure): Error;
 }
 
-interface Connection {
-  port: MessagePort;
-  frame: SandboxedFrame;
+/** One client worker in its frame, and the requests waiting on it; ended once, for good. */
+class Connection {
+  readonly #port: MessagePort;
+  readonly #frame: SandboxedFrame;
+  readonly #waiting = new Map<number, { answer(data: FromWorker): void; fail(error: Error): void } & Asking>();
+  #nextId = 1;
+  #ended: Error | undefined;
+  onChanged = () => {};
+  onEnded = () => {};
+
+  constructor(port: MessagePort, frame: SandboxedFrame) {
+    this.#port = port;
+    this.#frame = frame;
+    port.onmessage = ({ data }: MessageEvent<FromWorker>) => this.#receive(data);
+  }
+
+  /** Resolves with the answer to `message`; rejects with its failure, the signal's reason, or the end. */
+  request(message: Request, asking: Asking): Promise<FromWorker> {
+    const id = this.#nextId++;
+    const { signal, timeoutMs } = asking;
+    return new Promise<FromWorker>((resolve, reject) => {
+      if (this.#ended) return reject(this.#ended);
+      if (signal?.aborted) return reject(signal.reason);
+      const late = () => this.end(asking.failure({ kind: 'protocol', message: `no answer within ${timeoutMs} ms` }));
+      const timer = timeoutMs === undefined ? undefined : setTimeout(late, timeoutMs);
+      const onAbort = () => {
+        done();
+        this.#port.postMessage({ t: 'cancel', id, reason: reasonText(signal?.reason) } satisfies ToWorker);
+        reject(signal?.reason);
+      };
+      const done = () => {
+        this.#waiting.delete(id);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#waiting.set(id, {
+        ...asking,
+        answer: (data) => {
+          done();
+          resolve(data);
+        },
+        fail: (error) => {
+          done();
+          reject(error);
+        },
+      });
+      this.#port.postMessage({ ...message, id } as ToWorker);
+    });
+  }
+
+  /** Close the session (an HTTP DELETE where the server keeps one), waiting for it at most 2 s. */
+  async close(): Promise<void> {
+    if (this.#ended) return;
+    const closed = new Promise<void>((resolve) => {
+      this.#port.addEventListener('message', (e) => (e.data as FromWorker).t === 'closed' && resolve());
+      setTimeout(resolve, 2_000);
+    });
+    this.#port.postMessage({ t: 'close' } satisfies ToWorker);
+    await closed;
+  }
+
+  /** Its frame goes, and whatever waited on it fails with `error`. */
+  end(error: Error): void {
+    if (this.#ended) return;
+    this.#ended = error;
+    this.#port.close();
+    this.#frame.close();
+    for (const waiting of [...this.#waiting.values()]) waiting.fail(error);
+    this.onEnded();
+  }
+
+  #receive(data: FromWorker): void {
+    if (data.t === 'changed') return this.onChanged();
+    if (!('id' in data)) return;
+    const waiting = this.#waiting.get(data.id);
+    if (!waiting) return;
+    if (data.t === 'progress') {
+      const { progress, total, message } = data;
+      waiting.progress?.({ progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) });
+    } else if (data.t === 'failed') waiting.fail(waiting.failure(data.error));
+    else waiting.answer(data);
+  }
+}
+
+function reasonText(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason);
 }
 
 class McpClient implements McpServer {
@@ -87,10 +189,9 @@ class McpClient implements McpServer {
   readonly #headers: Record<string, string>;
   readonly #allow: AllowTools | undefined;
   readonly #listeners = new Set<() => void>();
-  readonly #waiting = new Map<number, Waiting>();
   #connection: Promise<Connection> | undefined;
   #listing: Promise<McpSpecs> | undefined;
-  #nextId = 1;
+  skipped: McpSpecs['skipped'] = [];
 
   constructor(url: URL, headers: Record<string, string>, allow: AllowTools | undefined, name: string) {
     this.#url = url;
@@ -98,8 +199,6 @@ class McpClient implements McpServer {
     this.#allow = allow;
     this.name = `MCP server ${name}`;
   }
-
-  skipped: McpSpecs['skipped'] = [];
 
   async specs(): Promise<ToolSpec[]> {
     return (await this.#list()).specs;
@@ -115,105 +214,85 @@ class McpClient implements McpServer {
     const name = names.get(call.name);
     if (name === undefined)
       throw new ToolNotFoundError({ toolName: call.name, toolCallId: call.id, available: [...names.keys()] });
-    runtime.signal.throwIfAborted();
-    const { port } = await this.#connect();
-    const id = this.#nextId++;
-    const result = new Promise<McpCallResult>((resolve, reject) => {
-      const onAbort = () => {
-        this.#waiting.delete(id);
-        const reason = runtime.signal.reason;
-        port.postMessage({ t: 'cancel', id, reason: String(reason?.message ?? reason) } satisfies ToWorker);
-        reject(reason);
-      };
-      runtime.signal.addEventListener('abort', onAbort, { once: true });
-      const done = () => runtime.signal.removeEventListener('abort', onAbort);
-      this.#waiting.set(id, {
-        resolve: (value) => {
-          done();
-          resolve(value as McpCallResult);
-        },
-        reject: (error) => {
-          done();
-          reject(
-            McpConnectionError.isInstance(error)
-              ? error
-              : new ToolExecutionError({ toolName: call.name, toolCallId: call.id, cause: error }),
-          );
-        },
+    const connection = await this.#connect();
+    const answer = await connection.request(
+      { t: 'call', name, args: call.args },
+      {
+        signal: runtime.signal,
         progress: runtime.emit,
-      });
-    });
-    port.postMessage({ t: 'call', id, name, args: call.args } satisfies ToWorker);
-    return toOutcome(await result);
+        failure: (failure) => {
+          // The session is gone (the server restarted, say): the next use starts a new one.
+          if (failure.kind === 'http' && failure.status === 404)
+            queueMicrotask(() => connection.end(this.#failure(failure)));
+          return failure.kind === 'rpc'
+            ? new ToolExecutionError({ toolName: call.name, toolCallId: call.id, cause: new Error(failure.message) })
+            : this.#failure(failure);
+        },
+      },
+    );
+    return toOutcome((answer as Extract<FromWorker, { t: 'result' }>).result);
   }
 
   async close(): Promise<void> {
-    const connection = this.#connection;
+    const connecting = this.#connection;
     this.#connection = undefined;
     this.#listing = undefined;
-    const made = await connection?.catch(() => undefined);
-    if (!made) return;
-    const closed = new Promise<void>((resolve) => {
-      made.port.addEventListener('message', (e) => (e.data as FromWorker).t === 'closed' && resolve());
-      setTimeout(resolve, 2_000);
-    });
-    made.port.postMessage({ t: 'close' } satisfies ToWorker);
-    await closed;
-    this.#end(
-      made,
-      new McpConnectionError({ url: this.#url.href, reason: 'crashed', message: 'The MCP server was closed' }),
+    const connection = await connecting?.catch(() => undefined);
+    if (!connection) return;
+    await connection.close();
+    connection.end(
+      new McpConnectionError({
+        url: this.#url.href,
+        reason: 'closed',
+        message: `The MCP server ${this.#url.href} was closed`,
+      }),
     );
   }
 
   #list(): Promise<McpSpecs> {
-    if (!this.#listing) {
-      const listing = this.#connect().then(({ port }) => {
-        const id = this.#nextId++;
-        return new Promise<McpTool[]>((resolve, reject) => {
-          this.#waiting.set(id, { resolve: (v) => resolve(v as McpTool[]), reject });
-          port.postMessage({ t: 'list', id } satisfies ToWorker);
-        });
-      });
-      this.#listing = listing.then((tools) => {
-        const made = toSpecs(tools, this.#allow);
+    if (this.#listing) return this.#listing;
+    const listing = this.#connect()
+      .then((connection) =>
+        connection.request({ t: 'list' }, { timeoutMs: ANSWER_MS, failure: (failure) => this.#failure(failure) }),
+      )
+      .then((answer) => {
+        const made = toSpecs((answer as Extract<FromWorker, { t: 'tools' }>).tools, this.#allow);
         this.skipped = made.skipped;
         return made;
       });
-      // A failure is said to whoever waits; the next use asks again.
-      this.#listing.catch(() => {
-        this.#listing = undefined;
-      });
-    }
-    return this.#listing;
+    this.#listing = listing;
+    // A failure is said to whoever waits; the next use asks again.
+    listing.catch(() => {
+      if (this.#listing === listing) this.#listing = undefined;
+    });
+    return listing;
   }
 
   #connect(): Promise<Connection> {
-    if (!this.#connection) {
-      const connecting = this.#open();
-      this.#connection = connecting;
-      connecting.catch(() => {
-        if (this.#connection === connecting) this.#connection = undefined;
-      });
-    }
-    return this.#connection;
+    if (this.#connection) return this.#connection;
+    const connecting = this.#open();
+    this.#connection = connecting;
+    connecting.catch(() => {
+      if (this.#connection === connecting) this.#connection = undefined;
+    });
+    return connecting;
   }
 
   async #open(): Promise<Connection> {
     if (typeof document === 'undefined')
       throw new TypeError("mcpServer needs a page: its client runs in a sandboxed frame (an iframe) of the page's");
+    const { default: text } = await import('./client-worker.ts?bundled');
     const frame = new SandboxedFrame({
       csp: sealedFrameCsp([this.#url.origin]),
       title: `Moat MCP client (${this.name})`,
     });
     frame.watch(true, FRAME_DEAD_MS);
-    const { default: text } = await import('./client-worker.ts?bundled');
     frame.load({ modules: [{ url: 'moat:mcp-client', parts: [text] }], entry: 0 });
     const channel = new MessageChannel();
-    const connection = { port: channel.port1, frame };
+    const connection = new Connection(channel.port1, frame);
     const worker = frame.spawn({ module: true, announces: true }, channel.port2);
     const crashed = (reason: string) =>
-      this.#end(
-        connection,
+      connection.end(
         new McpConnectionError({
           url: this.#url.href,
           reason: 'crashed',
@@ -222,61 +301,35 @@ class McpClient implements McpServer {
       );
     worker.onBroken = crashed;
     frame.onDeath = crashed;
-    return new Promise<Connection>((resolve, reject) => {
-      channel.port1.onmessage = ({ data }: MessageEvent<FromWorker>) => {
-        if (data.t === 'connected') resolve(connection);
-        else if (data.t === 'failed' && data.id === undefined) {
-          const error = this.#failure(data.error);
-          reject(error);
-          this.#end(connection, error);
-        } else this.#answer(data);
-      };
-      this.#fail = reject;
-      channel.port1.postMessage({ t: 'connect', url: this.#url.href, headers: this.#headers } satisfies ToWorker);
-    });
-  }
-
-  /** Rejects the connection under way (when its frame dies before it answers). */
-  #fail: (error: Error) => void = () => {};
-
-  #answer(data: FromWorker): void {
-    if (data.t === 'changed') {
+    connection.onChanged = () => {
       this.#listing = undefined;
       for (const listener of this.#listeners) listener();
-      return;
-    }
-    if (!('id' in data) || data.id === undefined) return;
-    const waiting = this.#waiting.get(data.id);
-    if (!waiting) return;
-    if (data.t === 'progress') {
-      const { progress, total, message } = data;
-      waiting.progress?.({ progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) });
-      return;
-    }
-    this.#waiting.delete(data.id);
-    if (data.t === 'tools') waiting.resolve(data.tools);
-    else if (data.t === 'result') waiting.resolve(data.result);
-    else if (data.t === 'failed')
-      waiting.reject(data.error.kind === 'rpc' ? new Error(data.error.message) : this.#failure(data.error));
-  }
-
-  /** The connection is over: its frame goes, and whatever waited on it fails. */
-  #end(connection: Connection, error: Error): void {
-    if (this.#connection) {
-      void this.#connection.then(
+    };
+    // Once it has ended, the next use connects again.
+    connection.onEnded = () => {
+      const current = this.#connection;
+      void current?.then(
         (c) => {
-          if (c === connection) this.#connection = undefined;
+          if (c === connection && this.#connection === current) {
+            this.#connection = undefined;
+            this.#listing = undefined;
+          }
         },
         () => {},
       );
-    }
-    this.#fail(error);
-    connection.port.close();
-    connection.frame.close();
-    for (const [id, waiting] of this.#waiting) {
-      this.#waiting.delete(id);
-      waiting.reject(error);
-    }
+    };
+    await connection.request(
+      { t: 'connect', url: this.#url.href, headers: this.#headers },
+      {
+        timeoutMs: ANSWER_MS,
+        failure: (failure) => {
+          const error = this.#failure(failure);
+          queueMicrotask(() => connection.end(error));
+          return error;
+        },
+      },
+    );
+    return connection;
   }
 
   #failure(failure: WireFailure): McpConnectionError {

@@ -51,19 +51,23 @@ export interface WireFailure {
 }
 
 export type ToWorker =
-  | { t: 'connect'; url: string; headers: Record<string, string> }
+  | { t: 'connect'; id: number; url: string; headers: Record<string, string> }
   | { t: 'list'; id: number }
   | { t: 'call'; id: number; name: string; args: Record<string, unknown> }
   | { t: 'cancel'; id: number; reason: string }
   | { t: 'close' };
 
 export type FromWorker =
-  | { t: 'connected'; server: { name: string; version: string } | undefined; instructions: string | undefined }
+  | {
+      t: 'connected';
+      id: number;
+      server: { name: string; version: string } | undefined;
+      instructions: string | undefined;
+    }
   | { t: 'tools'; id: number; tools: McpTool[] }
   | { t: 'progress'; id: number; progress: number; total?: number; message?: string }
   | { t: 'result'; id: number; result: McpCallResult }
-  /** `id` absent: connecting failed. */
-  | { t: 'failed'; id?: number; error: WireFailure }
+  | { t: 'failed'; id: number; error: WireFailure }
   /** The server said its tool list changed (`notifications/tools/list_changed`). */
   | { t: 'changed' }
   | { t: 'closed' };

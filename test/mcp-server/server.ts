@@ -21,6 +21,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { legacySseEndpoint } from './legacy-sse';
 import { sessionServer } from './session-server';
 import type { ToolState } from './tools';
 
@@ -75,11 +76,14 @@ export async function startMcpTestServer(port = 0): Promise<McpTestServer> {
   const open = statefulEndpoint(state);
   const auth = statefulEndpoint(state);
   const noCors = statefulEndpoint(state);
+  const legacy = legacySseEndpoint(state);
   const routes = new Map<string, Route>([
     ['/mcp', { handle: open.handle, cors: true, auth: false }],
     ['/stateless/mcp', { handle: (req, res, body) => stateless(state, req, res, body), cors: true, auth: false }],
     ['/auth/mcp', { handle: auth.handle, cors: true, auth: true }],
     ['/no-cors/mcp', { handle: noCors.handle, cors: false, auth: false }],
+    ['/sse', { handle: (req, res) => legacy.open(req, res), cors: true, auth: false }],
+    ['/sse/messages', { handle: (req, res, body) => legacy.message(req, res, body), cors: true, auth: false }],
   ]);
 
   const control = (path: string, req: IncomingMessage, res: ServerResponse) => {
@@ -105,8 +109,9 @@ export async function startMcpTestServer(port = 0): Promise<McpTestServer> {
     const route = routes.get(path);
     // Headers set here are merged into what the SDK's transport writes later.
     if (route?.cors !== false) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
-    if (!route) return sendJson(res, 404, { error: `No MCP endpoint at ${path}` });
+    // Preflights pass everywhere CORS is on, so that a client sees the 404 itself.
     if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+    if (!route) return sendJson(res, 404, { error: `No MCP endpoint at ${path}` });
     if (route.auth && req.headers.authorization !== `Bearer ${TEST_TOKEN}`) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendJson(res, 401, rpcError(-32001, `Unauthorized: send 'Authorization: Bearer ${TEST_TOKEN}'`));
@@ -127,7 +132,7 @@ export async function startMcpTestServer(port = 0): Promise<McpTestServer> {
     url: `http://127.0.0.1:${actual}`,
     close: async () => {
       // Sessions first: that aborts their running tools (a `slow` sleep holds a timer) and ends their streams.
-      await Promise.all([open.close(), auth.close(), noCors.close()]);
+      await Promise.all([open.close(), auth.close(), noCors.close(), legacy.close()]);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
