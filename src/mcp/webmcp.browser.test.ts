@@ -60,6 +60,8 @@ describe(`exposeTools (${'modelContext' in document ? 'native' : 'polyfill'} Web
   });
 
   it('offers a tool that needs approval only with `approve`, and asks it on every call', async () => {
+    const agent = createAgent({ model: scriptedModel(() => ({ text: '' })), pool });
+    await expect(exposeTools(agent, { tools: ['wipe'] }).ready).rejects.toThrow(/wipe need a person's approval/);
     const asked: string[] = [];
     let answer = false;
     const stop = exposeTools(createAgent({ model: scriptedModel(() => ({ text: '' })), pool }), {

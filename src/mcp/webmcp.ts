@@ -100,9 +100,13 @@ export function exposeTools(
   if (options.approve !== undefined && typeof options.approve !== 'function')
     throw new TypeError(`Expected \`approve\` to be a function, got ${describeValue(options.approve)}`);
   const controller = new AbortController();
-  const stop = () => controller.abort();
-  options.signal?.addEventListener('abort', stop, { once: true });
-  if (options.signal?.aborted) stop();
+  const outer = options.signal;
+  const stop = () => {
+    outer?.removeEventListener('abort', stop);
+    controller.abort();
+  };
+  outer?.addEventListener('abort', stop, { once: true });
+  if (outer?.aborted) stop();
   // All or nothing: a tool the context refuses (a name taken already) unregisters the others.
   const ready = register(invoker, options, controller.signal).catch((error: unknown) => {
     stop();
@@ -115,12 +119,15 @@ export function exposeTools(
 async function register(invoker: ToolInvoker, options: ExposeToolsOptions, signal: AbortSignal): Promise<string[]> {
   const [context, specs] = await Promise.all([modelContext(), invoker.specs()]);
   const wanted = options.tools;
-  const offered = specs.filter((spec) =>
-    wanted ? wanted.includes(spec.name) : !spec.needsApproval || options.approve !== undefined,
-  );
+  const offered = specs.filter((spec) => (wanted ? wanted.includes(spec.name) : true));
+  const unapprovable = offered.filter((spec) => spec.needsApproval && !options.approve).map((spec) => spec.name);
+  // Named ones must be usable; by default, those nobody could approve are simply not offered.
+  if (wanted && unapprovable.length > 0)
+    throw new TypeError(`${unapprovable.join(', ')} need a person's approval: pass \`approve\` to offer them`);
+  const usable = offered.filter((spec) => !unapprovable.includes(spec.name));
   const names: string[] = [];
   let n = 0;
-  for (const spec of offered) {
+  for (const spec of usable) {
     if (signal.aborted) break;
     const run = async (args: Record<string, unknown>) => {
       const call: ToolCall = { id: `webmcp-${++n}`, name: spec.name, args: args ?? {} };
@@ -139,9 +146,10 @@ async function register(invoker: ToolInvoker, options: ExposeToolsOptions, signa
       },
       { signal },
     );
+    if (signal.aborted) break;
+    names.push(spec.name);
     exposed.add(spec.name);
     signal.addEventListener('abort', () => exposed.delete(spec.name), { once: true });
-    names.push(spec.name);
   }
   return names;
 }
@@ -188,7 +196,10 @@ export function pageTools(): ToolSource {
         throw new Error(`No WebMCP tool ${call.name} on this page`);
       // The polyfill takes the arguments as JSON text, Chromium's own as an object.
       const args = context.__isWebMCPPolyfill ? JSON.stringify(call.args) : call.args;
-      const result = await context.executeTool(tool, args, { signal: runtime.signal });
+      // What the page's tool says, failing or not, is marked: it is not the app's word.
+      const result = await context.executeTool(tool, args, { signal: runtime.signal }).catch((error: unknown) => {
+        throw new Error(`${UNTRUSTED}\n${error instanceof Error ? error.message : String(error)}`);
+      });
       return { content: `${UNTRUSTED}\n${result ?? ''}` };
     },
     onChange(listener: () => void): () => void {
