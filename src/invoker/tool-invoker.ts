@@ -94,12 +94,17 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
     this.#reducers = config.reducers;
     this.#timeoutMs = config.timeoutMs;
     // A source's tools changed (an MCP server's list_changed): the next turn lists them again.
-    for (const source of this.#sources)
-      source.onChange(() => {
-        this.#specs = undefined;
-        this.#loaded = undefined;
-        this.#list = undefined;
+    // Held weakly: an invoker the app dropped stops listening instead of living on in its sources.
+    const self = new WeakRef(this);
+    for (const source of this.#sources) {
+      const stop = source.onChange(() => {
+        const invoker = self.deref();
+        if (!invoker) return stop();
+        invoker.#specs = undefined;
+        invoker.#loaded = undefined;
+        invoker.#list = undefined;
       });
+    }
     this.#host = {
       loaded: () => this.#loaded,
       loadSpecs: () => this.#loadSpecs(),
