@@ -166,7 +166,10 @@ class Connection {
   }
 
   #receive(data: FromWorker): void {
-    if (data.t === 'changed') return this.onChanged();
+    if (data.t === 'changed') {
+      this.onChanged();
+      return;
+    }
     if (!('id' in data)) return;
     const waiting = this.#waiting.get(data.id);
     if (!waiting) return;
