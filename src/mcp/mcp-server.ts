@@ -14,6 +14,7 @@ import type { ToolOutcome, ToolSource, ToolSourceRuntime } from '../invoker/type
 import { isPlainObject } from '../json/json-value';
 import type { ToolCall } from '../messages/types';
 import { sealedFrameCsp } from '../pool/framed-worker';
+import { cspOrigin } from '../pool/worker-csp';
 import type { ToolSpec } from '../providers/tool-spec';
 import { type AllowTools, type McpSpecs, toOutcome, toSpecs } from './mcp-tools';
 import type { FromWorker, ToWorker, WireFailure } from './protocol';
@@ -60,8 +61,13 @@ export function mcpServer(options: McpServerOptions): McpServer {
   } catch {
     throw badUrl();
   }
-  // The origin goes into the client frame's policy as it is: nothing there may widen it.
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !/^[a-z0-9.:[\]-]+$/i.test(url.host)) throw badUrl();
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badUrl();
+  // Its origin goes into the client frame's policy: checked now, not at the first call.
+  try {
+    cspOrigin(url.href);
+  } catch {
+    throw badUrl();
+  }
   if (url.username || url.password)
     throw new TypeError('Put credentials for an MCP server in `headers`, not in its URL');
   if ('authProvider' in options)

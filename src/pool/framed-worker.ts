@@ -13,6 +13,7 @@ import { loadModuleGraph, type ModuleGraph } from '../frame/module-graph';
 import { type FrameWorker, SandboxedFrame } from '../frame/sandboxed-frame';
 import { onceUntilFailure } from './once-until-failure';
 import { PageStoreHost } from './page-store-host';
+import { cspOrigin } from './worker-csp';
 import type { WorkerHost } from './worker-host';
 
 /**
@@ -38,7 +39,7 @@ export class FrameFailureEvent extends Event {
  * (`'*'`: the worker's own guard decides), or only the origins listed (an MCP server's client).
  */
 export function sealedFrameCsp(connect: '*' | readonly string[]): string {
-  const sources = connect === '*' ? '*' : connect.length === 0 ? "'none'" : connect.join(' ');
+  const sources = connect === '*' ? '*' : connect.length === 0 ? "'none'" : connect.map(cspOrigin).join(' ');
   return `default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob: data:; connect-src ${sources}; base-uri 'none'; form-action 'none'`;
 }
 

@@ -218,6 +218,8 @@ describe('workerContentSecurityPolicy', () => {
   it('refuses something that is not an origin', () => {
     expect(() => workerContentSecurityPolicy(['api.example.com'])).toThrow(/Expected an origin/);
     expect(() => workerContentSecurityPolicy(['https://a.com; script-src *'])).toThrow(/Expected an origin/);
+    // A wildcard host would open connections to every subdomain.
+    expect(() => workerContentSecurityPolicy(['https://*.example.com'])).toThrow(/Expected an origin/);
   });
 });
 
