@@ -6,12 +6,10 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SandboxedFrame } from '../../src/frame/sandboxed-frame';
 import { ToolInvoker } from '../../src/invoker/tool-invoker';
-import clientWorker from '../../src/mcp/client-worker.ts?bundled';
+import { startClientFrame } from '../../src/mcp/client-frame';
 import { mcpServer } from '../../src/mcp/mcp-server';
 import type { FromWorker, ToWorker } from '../../src/mcp/protocol';
-import { sealedFrameCsp } from '../../src/pool/framed-worker';
 import { type BenchCase, time } from '../case';
 
 /** The test server's endpoint, from the page's query string (bench/run.ts sets it). */
@@ -26,17 +24,13 @@ const REPEAT = 200;
 const WARMUP = 20;
 
 /**
- * Moat's MCP client worker in a sealed frame, made as mcpServer makes it (src/mcp/mcp-server.ts,
- * `#open`) and connected; `ask` posts one protocol message and resolves with its answer.
+ * Moat's MCP client worker in a sealed frame, started as mcpServer starts it (startClientFrame)
+ * and connected; `ask` posts one protocol message and resolves with its answer.
  */
 async function sealedSdkClient(
   url: string,
 ): Promise<{ ask(m: ToWorker): Promise<FromWorker>; close(): Promise<void> }> {
-  const frame = new SandboxedFrame({ csp: sealedFrameCsp([new URL(url).origin]), title: 'Moat bench MCP client' });
-  frame.watch(true, 5_000);
-  frame.load({ modules: [{ url: 'moat:mcp-client', parts: [clientWorker] }], entry: 0 });
-  const { port1: port, port2 } = new MessageChannel();
-  frame.spawn({ module: true, announces: true }, port2);
+  const { frame, port } = await startClientFrame(new URL(url).origin, 'Moat bench MCP client');
   const ask = (message: ToWorker) =>
     new Promise<FromWorker>((resolve) => {
       // A request with an id waits for its own answer; connect and close, for the next one.

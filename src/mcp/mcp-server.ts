@@ -9,13 +9,13 @@ import { McpConnectionError } from '../errors/mcp-connection-error';
 import { describeValue } from '../errors/moat-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
-import { SandboxedFrame } from '../frame/sandboxed-frame';
+import type { SandboxedFrame } from '../frame/sandboxed-frame';
 import type { ToolOutcome, ToolSource, ToolSourceRuntime } from '../invoker/types';
 import { isPlainObject } from '../json/json-value';
 import type { ToolCall } from '../messages/types';
-import { sealedFrameCsp } from '../pool/framed-worker';
 import { cspOrigin } from '../pool/worker-csp';
 import type { ToolSpec } from '../providers/tool-spec';
+import { startClientFrame } from './client-frame';
 import { type AllowTools, type McpSpecs, toOutcome, toSpecs } from './mcp-tools';
 import type { FromWorker, ToWorker, WireFailure } from './protocol';
 
@@ -41,8 +41,6 @@ export interface McpServer extends ToolSource {
   close(): Promise<void>;
 }
 
-/** How long a frame's process may go silent before it counts as dead (see SandboxedFrame.watch). */
-const FRAME_DEAD_MS = 5_000;
 /** Connecting, and listing the tools, take at most this long: a server that never answers fails. */
 const ANSWER_MS = 15_000;
 
@@ -290,16 +288,8 @@ class McpClient implements McpServer {
   async #open(): Promise<Connection> {
     if (typeof document === 'undefined')
       throw new TypeError("mcpServer needs a page: its client runs in a sandboxed frame (an iframe) of the page's");
-    const { default: text } = await import('./client-worker.ts?bundled');
-    const frame = new SandboxedFrame({
-      csp: sealedFrameCsp([this.#url.origin]),
-      title: `Moat MCP client (${this.name})`,
-    });
-    frame.watch(true, FRAME_DEAD_MS);
-    frame.load({ modules: [{ url: 'moat:mcp-client', parts: [text] }], entry: 0 });
-    const channel = new MessageChannel();
-    const connection = new Connection(channel.port1, frame);
-    const worker = frame.spawn({ module: true, announces: true }, channel.port2);
+    const { frame, worker, port } = await startClientFrame(this.#url.origin, `Moat MCP client (${this.name})`);
+    const connection = new Connection(port, frame);
     const crashed = (reason: string) =>
       connection.end(
         new McpConnectionError({

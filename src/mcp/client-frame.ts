@@ -1,0 +1,28 @@
+/**
+ * Where an MCP server's client runs: its worker (the official SDK, reaching the frame as text) in
+ * a sandboxed frame of its own, whose Content-Security-Policy connects to the server's origin and
+ * nowhere else. `mcpServer` talks to it; the benchmark's sealed floor drives it bare.
+ */
+import { type FrameWorker, SandboxedFrame } from '../frame/sandboxed-frame';
+import { sealedFrameCsp } from '../pool/framed-worker';
+
+/** How long the frame's process may go silent before it counts as dead (see SandboxedFrame.watch). */
+const FRAME_DEAD_MS = 5_000;
+
+export interface ClientFrame {
+  frame: SandboxedFrame;
+  worker: FrameWorker;
+  /** The page's end of the worker's port (see protocol.ts). */
+  port: MessagePort;
+}
+
+/** Start the client for a server at `origin`; the frame is watched, so a dead one says so. */
+export async function startClientFrame(origin: string, title: string): Promise<ClientFrame> {
+  const { default: text } = await import('./client-worker.ts?bundled');
+  const frame = new SandboxedFrame({ csp: sealedFrameCsp([origin]), title });
+  frame.watch(true, FRAME_DEAD_MS);
+  frame.load({ modules: [{ url: 'moat:mcp-client', parts: [text] }], entry: 0 });
+  const channel = new MessageChannel();
+  const worker = frame.spawn({ module: true, announces: true }, channel.port2);
+  return { frame, worker, port: channel.port1 };
+}
