@@ -13,6 +13,7 @@ import type { SandboxedFrame } from '../frame/sandboxed-frame';
 import type { ToolOutcome, ToolSource, ToolSourceRuntime } from '../invoker/types';
 import { isPlainObject } from '../json/json-value';
 import type { ToolCall } from '../messages/types';
+import { onceUntilFailure } from '../pool/once-until-failure';
 import { cspOrigin } from '../pool/worker-csp';
 import type { ToolSpec } from '../providers/tool-spec';
 import { startClientFrame } from './client-frame';
@@ -196,8 +197,10 @@ class McpClient implements McpServer {
   readonly #headers: Record<string, string>;
   readonly #allow: AllowTools | undefined;
   readonly #listeners = new Set<() => void>();
-  #connection: Promise<Connection> | undefined;
-  #listing: Promise<McpSpecs> | undefined;
+  /** The connection, made when first needed; again after it failed or ended. */
+  readonly #connection = onceUntilFailure(() => this.#open());
+  /** The tools as last listed; again after a failure or a change. */
+  readonly #listing = onceUntilFailure(() => this.#list());
   skipped: McpSpecs['skipped'] = [];
 
   constructor(url: URL, headers: Record<string, string>, allow: AllowTools | undefined, name: string) {
@@ -208,7 +211,7 @@ class McpClient implements McpServer {
   }
 
   async specs(): Promise<ToolSpec[]> {
-    return (await this.#list()).specs;
+    return (await this.#listing()).specs;
   }
 
   onChange(listener: () => void): () => void {
@@ -217,11 +220,11 @@ class McpClient implements McpServer {
   }
 
   async call(call: ToolCall, runtime: ToolSourceRuntime): Promise<ToolOutcome> {
-    const { names } = await this.#list();
+    const { names } = await this.#listing();
     const name = names.get(call.name);
     if (name === undefined)
       throw new ToolNotFoundError({ toolName: call.name, toolCallId: call.id, available: [...names.keys()] });
-    const connection = await this.#connect();
+    const connection = await this.#connection();
     const answer = await connection.request(
       { t: 'call', name, args: call.args },
       {
@@ -241,9 +244,9 @@ class McpClient implements McpServer {
   }
 
   async close(): Promise<void> {
-    const connecting = this.#connection;
-    this.#connection = undefined;
-    this.#listing = undefined;
+    const connecting = this.#connection.current;
+    this.#connection.forget();
+    this.#listing.forget();
     const connection = await connecting?.catch(() => undefined);
     if (!connection) return;
     await connection.close();
@@ -256,33 +259,15 @@ class McpClient implements McpServer {
     );
   }
 
-  #list(): Promise<McpSpecs> {
-    if (this.#listing) return this.#listing;
-    const listing = this.#connect()
-      .then((connection) =>
-        connection.request({ t: 'list' }, { timeoutMs: ANSWER_MS, failure: (failure) => this.#failure(failure) }),
-      )
-      .then((answer) => {
-        const made = toSpecs((answer as Extract<FromWorker, { t: 'tools' }>).tools, this.#allow);
-        this.skipped = made.skipped;
-        return made;
-      });
-    this.#listing = listing;
-    // A failure is said to whoever waits; the next use asks again.
-    listing.catch(() => {
-      if (this.#listing === listing) this.#listing = undefined;
-    });
-    return listing;
-  }
-
-  #connect(): Promise<Connection> {
-    if (this.#connection) return this.#connection;
-    const connecting = this.#open();
-    this.#connection = connecting;
-    connecting.catch(() => {
-      if (this.#connection === connecting) this.#connection = undefined;
-    });
-    return connecting;
+  async #list(): Promise<McpSpecs> {
+    const connection = await this.#connection();
+    const answer = await connection.request(
+      { t: 'list' },
+      { timeoutMs: ANSWER_MS, failure: (failure) => this.#failure(failure) },
+    );
+    const made = toSpecs((answer as Extract<FromWorker, { t: 'tools' }>).tools, this.#allow);
+    this.skipped = made.skipped;
+    return made;
   }
 
   async #open(): Promise<Connection> {
@@ -301,18 +286,17 @@ class McpClient implements McpServer {
     worker.onBroken = crashed;
     frame.onDeath = crashed;
     connection.onChanged = () => {
-      this.#listing = undefined;
+      this.#listing.forget();
       for (const listener of this.#listeners) listener();
     };
     // Once it has ended, the next use connects again.
     connection.onEnded = () => {
-      const current = this.#connection;
+      const current = this.#connection.current;
       void current?.then(
         (c) => {
-          if (c === connection && this.#connection === current) {
-            this.#connection = undefined;
-            this.#listing = undefined;
-          }
+          if (c !== connection || this.#connection.current !== current) return;
+          this.#connection.forget(current);
+          this.#listing.forget();
         },
         () => {},
       );
