@@ -14,7 +14,7 @@ import type { ToolSpec } from '../providers/tool-spec';
 import type { Store } from '../store/types';
 import { checkOnError } from './error-policy';
 import { isPageTool } from './page-tool';
-import { checkSources } from './source-tool';
+import { isToolSource } from './source-tool';
 import type {
   Interceptor,
   OnError,
@@ -43,11 +43,17 @@ export interface InvokerConfig {
 export function resolveInvokerOptions(options: ToolInvokerOptions<never>): InvokerConfig {
   if (typeof options !== 'object' || options === null)
     throw new TypeError(`Expected ToolInvoker options to be an object, got ${describeValue(options)}`);
-  for (const list of ['inlineTools', 'interceptors'] as const) {
+  for (const list of ['inlineTools', 'tools', 'interceptors'] as const) {
     if (options[list] !== undefined && !Array.isArray(options[list]))
       throw new TypeError(`Expected \`${list}\` to be a list, got ${describeValue(options[list])}`);
   }
-  const sources = checkSources(options.tools);
+  const sources = [...(options.tools ?? [])];
+  for (const source of sources) {
+    if (!isToolSource(source))
+      throw new TypeError(
+        `Expected \`tools\` to hold tool sources (mcpServer(…), pageTools()), got ${describeValue(source)}`,
+      );
+  }
   if (options.pool === undefined && (options.inlineTools?.length ?? 0) === 0 && sources.length === 0) {
     throw new TypeError('A ToolInvoker needs a pool, inline tools or tool sources');
   }

@@ -2,7 +2,6 @@
  * Calls of tools from a `ToolSource` (an MCP server, a page's WebMCP tools): what the pool does
  * for its own calls, done here for them: a time limit, and a stop that reaches the source.
  */
-import { describeValue } from '../errors/moat-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { isPlainObject } from '../json/json-value';
 import type { ToolCall } from '../messages/types';
@@ -19,19 +18,6 @@ export function isToolSource(value: unknown): value is ToolSource {
     typeof source.call === 'function' &&
     typeof source.onChange === 'function'
   );
-}
-
-/** Throws a TypeError unless `sources` is a list of tool sources. */
-export function checkSources(sources: unknown): readonly ToolSource[] {
-  if (sources === undefined) return [];
-  if (!Array.isArray(sources)) throw new TypeError(`Expected \`tools\` to be a list, got ${describeValue(sources)}`);
-  for (const source of sources) {
-    if (!isToolSource(source))
-      throw new TypeError(
-        `Expected \`tools\` to hold tool sources (mcpServer(…), pageTools()), got ${describeValue(source)}`,
-      );
-  }
-  return sources;
 }
 
 export interface SourceCall {
