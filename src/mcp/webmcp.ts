@@ -184,9 +184,8 @@ export function pageTools(): ToolSource {
         throw new TypeError("This browser's WebMCP does not let page script list its tools (no modelContext.getTools)");
       const registered = (await context.getTools()).filter((tool) => !exposed.has(tool.name));
       const made = toSpecs(registered.map(asMcpTool));
-      names = new Map(
-        [...made.names].map(([spec, name]) => [spec, registered.find((t) => t.name === name) as RegisteredTool]),
-      );
+      const byName = new Map(registered.map((tool) => [tool.name, tool]));
+      names = new Map([...made.names].map(([spec, name]) => [spec, byName.get(name) as RegisteredTool]));
       return made.specs;
     },
     async call(call: ToolCall, runtime: ToolSourceRuntime): Promise<ToolOutcome> {
