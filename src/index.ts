@@ -4,8 +4,8 @@
  *
  * The building blocks for advanced use live on subpaths: `moat/providers` (provider formats and
  * tool specs), `moat/stream` (stream decoders), `moat/json` (the partial JSON parser),
- * `moat/messages` (the message model), `moat/invoker` (the ToolInvoker's parts), `moat/store`
- * (the store's parts) and `moat/errors` (every error class, and how errors cross workers). Tools
+ * `moat/messages` (the message model), `moat/invoker` (the ToolInvoker's parts), `moat/mcp`
+ * (MCP and WebMCP, with OAuth for MCP servers), `moat/store` (the store's parts) and `moat/errors` (every error class, and how errors cross workers). Tools
  * are written with `moat/worker`.
  */
 export { createAgent } from './agent/agent';

@@ -5,7 +5,7 @@
  * page over the port the frame hands it. Nothing here trusts the server: what it sends is
  * checked by the SDK's schemas and goes to the page as data.
  */
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { extractWWWAuthenticateParams, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -25,6 +25,7 @@ addEventListener('message', (event: MessageEvent) => {
 function serve(port: MessagePort): void {
   let client: Client | undefined;
   let url = '';
+  const http = new Http();
   const running = new Map<number, AbortController>();
   const post = (message: FromWorker) => port.postMessage(message);
 
@@ -32,7 +33,8 @@ function serve(port: MessagePort): void {
     if (data.t === 'connect') {
       url = data.url;
       try {
-        client = await connect(new URL(url), data.headers, () => post({ t: 'changed' }));
+        http.headers = data.headers;
+        client = await connect(new URL(url), http, () => post({ t: 'changed' }));
         post({
           t: 'connected',
           id: data.id,
@@ -40,13 +42,15 @@ function serve(port: MessagePort): void {
           instructions: client.getInstructions(),
         });
       } catch (error) {
-        post({ t: 'failed', id: data.id, error: await failure(error, url) });
+        post({ t: 'failed', id: data.id, error: await failure(error, url, http) });
       }
+    } else if (data.t === 'headers') {
+      http.headers = data.headers;
     } else if (data.t === 'list' && client) {
       try {
         post({ t: 'tools', id: data.id, tools: await listTools(client) });
       } catch (error) {
-        post({ t: 'failed', id: data.id, error: await failure(error, url) });
+        post({ t: 'failed', id: data.id, error: await failure(error, url, http) });
       }
     } else if (data.t === 'call' && client) {
       const { id } = data;
@@ -68,7 +72,7 @@ function serve(port: MessagePort): void {
         });
         if (!controller.signal.aborted) post({ t: 'result', id, result: result as McpCallResult });
       } catch (error) {
-        if (!controller.signal.aborted) post({ t: 'failed', id, error: await failure(error, url) });
+        if (!controller.signal.aborted) post({ t: 'failed', id, error: await failure(error, url, http) });
       } finally {
         running.delete(id);
       }
@@ -86,10 +90,34 @@ function serve(port: MessagePort): void {
 }
 
 /**
+ * Every request of the transports goes through `fetch`: it adds the page's headers (replaced when
+ * the page has a fresh token) and keeps what the last 401 asked for (RFC 9728's
+ * `resource_metadata` and the scope), which the page needs to sign in.
+ */
+class Http {
+  headers: Record<string, string> = {};
+  challenge: WireFailure['challenge'];
+
+  readonly fetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(this.headers)) headers.set(name, value);
+    const response = await fetch(input, { ...init, headers });
+    if (response.status === 401) {
+      const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+      this.challenge = {
+        ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}),
+        ...(scope ? { scope } : {}),
+      };
+    }
+    return response;
+  };
+}
+
+/**
  * A client over Streamable HTTP; a server that refuses its first POST with a 4xx other than 401
  * and 403 may be one of the older HTTP+SSE transport, which is tried next (the SDK's own advice).
  */
-async function connect(url: URL, headers: Record<string, string>, changed: () => void): Promise<Client> {
+async function connect(url: URL, http: Http, changed: () => void): Promise<Client> {
   const client = () => {
     const made = new Client({ name: 'moat', version: '0.1.0' }, { capabilities: {} });
     made.setNotificationHandler(ToolListChangedNotificationSchema, async () => changed());
@@ -97,17 +125,14 @@ async function connect(url: URL, headers: Record<string, string>, changed: () =>
   };
   const first = client();
   try {
-    await first.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), { timeout: NO_LIMIT });
+    await first.connect(new StreamableHTTPClientTransport(url, { fetch: http.fetch }), { timeout: NO_LIMIT });
     return first;
   } catch (error) {
     const status = error instanceof StreamableHTTPError ? (error.code ?? 0) : 0;
     if (status < 400 || status >= 500 || status === 401 || status === 403) throw error;
   }
   const second = client();
-  // Its stream's request too carries the headers.
-  const withHeaders = (input: string | URL, init?: RequestInit) =>
-    fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), ...headers } });
-  await second.connect(new SSEClientTransport(url, { fetch: withHeaders }), { timeout: NO_LIMIT });
+  await second.connect(new SSEClientTransport(url, { fetch: http.fetch }), { timeout: NO_LIMIT });
   return second;
 }
 
@@ -133,16 +158,18 @@ async function listTools(client: Client): Promise<McpTool[]> {
  * Cross-Origin-Resource-Policy header, which a server without CORS headers seldom sends. It
  * reaches only the server's own origin, as every request from here does.
  */
-async function failure(error: unknown, url: string): Promise<WireFailure> {
+async function failure(error: unknown, url: string, http: Http): Promise<WireFailure> {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof UnauthorizedError) return { kind: 'unauthorized', message, status: 401 };
+  const { challenge } = http;
+  http.challenge = undefined;
+  if (error instanceof UnauthorizedError) return { kind: 'unauthorized', message, status: 401, challenge };
   if (
     (error instanceof StreamableHTTPError || error instanceof SseError) &&
     error.code !== undefined &&
     error.code > 0
   ) {
-    const kind = error.code === 401 || error.code === 403 ? 'unauthorized' : 'http';
-    return { kind, message, status: error.code };
+    if (error.code === 401) return { kind: 'unauthorized', message, status: 401, challenge };
+    return { kind: error.code === 403 ? 'unauthorized' : 'http', message, status: error.code };
   }
   if (error instanceof McpError) return { kind: 'rpc', message, code: error.code };
   if (error instanceof TypeError) {

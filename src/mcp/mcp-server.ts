@@ -18,6 +18,7 @@ import { cspOrigin } from '../pool/worker-csp';
 import type { ToolSpec } from '../providers/tool-spec';
 import { startClientFrame } from './client-frame';
 import { type AllowTools, type McpSpecs, toOutcome, toSpecs } from './mcp-tools';
+import type { McpAuthProvider } from './oauth';
 import type { FromWorker, ToWorker, WireFailure } from './protocol';
 
 export type { AllowTools } from './mcp-tools';
@@ -28,6 +29,12 @@ export interface McpServerOptions {
   url: string | URL;
   /** Sent with every request (an `Authorization` header, say). The server must allow them by CORS. */
   headers?: Record<string, string>;
+  /**
+   * OAuth: signs in when the server answers 401, and sends the access token with every request
+   * (refreshed when it expires). `browserOAuth()` makes one that keeps the tokens in IndexedDB;
+   * any of the official SDK's `OAuthClientProvider`s fits too.
+   */
+  authProvider?: McpAuthProvider;
   /** Which of its tools to offer: names, or a test of each tool. Default: all. */
   allowTools?: AllowTools;
   /** What to call it in messages. Default: its URL's host. */
@@ -69,8 +76,12 @@ export function mcpServer(options: McpServerOptions): McpServer {
   }
   if (url.username || url.password)
     throw new TypeError('Put credentials for an MCP server in `headers`, not in its URL');
-  if ('authProvider' in options)
-    throw new TypeError('`authProvider` (OAuth) is not supported yet: pass a token in `headers`');
+  const { authProvider } = options;
+  if (
+    authProvider !== undefined &&
+    !(typeof authProvider === 'object' && authProvider !== null && typeof authProvider.tokens === 'function')
+  )
+    throw new TypeError(`Expected \`authProvider\` to be an OAuth client provider, got ${describeValue(authProvider)}`);
   const headers = options.headers ?? {};
   if (!isPlainObject(headers) || Object.values(headers).some((v) => typeof v !== 'string'))
     throw new TypeError(`Expected \`headers\` to be an object of strings, got ${describeValue(options.headers)}`);
@@ -79,12 +90,14 @@ export function mcpServer(options: McpServerOptions): McpServer {
   } catch (error) {
     throw new TypeError(`Expected \`headers\` to be valid HTTP headers: ${(error as Error).message}`);
   }
+  if (authProvider && Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'))
+    throw new TypeError('Give an MCP server an `Authorization` header or an `authProvider`, not both');
   const { allowTools } = options;
   if (allowTools !== undefined && typeof allowTools !== 'function' && !Array.isArray(allowTools))
     throw new TypeError(
       `Expected \`allowTools\` to be a list of names or a function, got ${describeValue(allowTools)}`,
     );
-  return new McpClient(url, headers as Record<string, string>, allowTools, options.name ?? url.host);
+  return new McpClient(url, headers as Record<string, string>, allowTools, options.name ?? url.host, authProvider);
 }
 
 type Request = ToWorker extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
@@ -149,6 +162,11 @@ class Connection {
     });
   }
 
+  /** Every later request carries these headers (a fresh access token). */
+  setHeaders(headers: Record<string, string>): void {
+    if (!this.#ended) this.#port.postMessage({ t: 'headers', headers } satisfies ToWorker);
+  }
+
   /** Close the session (an HTTP DELETE where the server keeps one), waiting for it at most 2 s. */
   async close(): Promise<void> {
     if (this.#ended) return;
@@ -196,6 +214,10 @@ class McpClient implements McpServer {
   readonly #url: URL;
   readonly #headers: Record<string, string>;
   readonly #allow: AllowTools | undefined;
+  readonly #auth: McpAuthProvider | undefined;
+  /** What the last 401 asked for, to sign in with. */
+  #challenge: WireFailure['challenge'];
+  #signingIn: Promise<void> | undefined;
   readonly #listeners = new Set<() => void>();
   /** The connection, made when first needed; again after it failed or ended. */
   readonly #connection = onceUntilFailure(() => this.#open());
@@ -203,15 +225,22 @@ class McpClient implements McpServer {
   readonly #listing = onceUntilFailure(() => this.#list());
   skipped: McpSpecs['skipped'] = [];
 
-  constructor(url: URL, headers: Record<string, string>, allow: AllowTools | undefined, name: string) {
+  constructor(
+    url: URL,
+    headers: Record<string, string>,
+    allow: AllowTools | undefined,
+    name: string,
+    auth: McpAuthProvider | undefined,
+  ) {
     this.#url = url;
     this.#headers = headers;
     this.#allow = allow;
     this.name = `MCP server ${name}`;
+    this.#auth = auth;
   }
 
   async specs(): Promise<ToolSpec[]> {
-    return (await this.#listing()).specs;
+    return (await this.#signedIn(() => this.#listing())).specs;
   }
 
   onChange(listener: () => void): () => void {
@@ -219,7 +248,12 @@ class McpClient implements McpServer {
     return () => this.#listeners.delete(listener);
   }
 
-  async call(call: ToolCall, runtime: ToolSourceRuntime): Promise<ToolOutcome> {
+  call(call: ToolCall, runtime: ToolSourceRuntime): Promise<ToolOutcome> {
+    // A call the server refused (401) did not run: it runs again once signed in.
+    return this.#signedIn(() => this.#call(call, runtime));
+  }
+
+  async #call(call: ToolCall, runtime: ToolSourceRuntime): Promise<ToolOutcome> {
     const { names } = await this.#listing();
     const name = names.get(call.name);
     if (name === undefined)
@@ -302,7 +336,7 @@ class McpClient implements McpServer {
       );
     };
     await connection.request(
-      { t: 'connect', url: this.#url.href, headers: this.#headers },
+      { t: 'connect', url: this.#url.href, headers: await this.#headersNow() },
       {
         timeoutMs: ANSWER_MS,
         failure: (failure) => {
@@ -315,20 +349,84 @@ class McpClient implements McpServer {
     return connection;
   }
 
+  /** The headers for the next requests: the options', and the access token if there is one. */
+  async #headersNow(): Promise<Record<string, string>> {
+    const tokens = await this.#auth?.tokens();
+    return tokens ? { ...this.#headers, Authorization: `Bearer ${tokens.access_token}` } : this.#headers;
+  }
+
+  /** `attempt`, and once more after signing in if the server refused it (401) and there is an authProvider. */
+  async #signedIn<T>(attempt: () => Promise<T>): Promise<T> {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(this.#auth && error instanceof McpConnectionError && error.status === 401)) throw error;
+      this.#signingIn ??= this.#signIn(this.#auth).finally(() => {
+        this.#signingIn = undefined;
+      });
+      await this.#signingIn;
+      return attempt();
+    }
+  }
+
+  /**
+   * The official SDK's `auth()`, on the page: it refreshes the tokens, or finds the authorization
+   * server (from the 401's resource metadata), registers, and sends the user to sign in. The
+   * sealed client only ever gets the access token, as a header.
+   */
+  async #signIn(provider: McpAuthProvider): Promise<void> {
+    const url = this.#url.href;
+    const before = (await provider.tokens())?.access_token;
+    const challenge = this.#challenge;
+    try {
+      const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
+      await auth(provider as unknown as Parameters<typeof auth>[0], {
+        serverUrl: this.#url,
+        ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(challenge.resourceMetadataUrl) } : {}),
+        ...(challenge?.scope ? { scope: challenge.scope } : {}),
+      });
+    } catch (error) {
+      if (error instanceof McpConnectionError) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      throw new McpConnectionError({
+        url,
+        reason: 'unauthorized',
+        message: `Could not sign in to the MCP server ${url}: ${why}`,
+        cause: error,
+      });
+    }
+    const tokens = await provider.tokens();
+    if (!tokens || tokens.access_token === before)
+      throw new McpConnectionError({
+        url,
+        reason: 'unauthorized',
+        message: tokens
+          ? `The MCP server at ${url} refused its access token, and signing in gave no other`
+          : `Signing in to the MCP server at ${url} has begun: once the redirect page has called \`finishOAuth()\`, call again`,
+      });
+    const connection = await this.#connection.current?.catch(() => undefined);
+    connection?.setHeaders(await this.#headersNow());
+  }
+
   #failure(failure: WireFailure): McpConnectionError {
     const url = this.#url.href;
     const reason = failure.kind === 'rpc' ? 'protocol' : failure.kind;
     const status = failure.status;
+    if (status === 401) this.#challenge = failure.challenge;
     const sent = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
     sent.push(...Object.keys(this.#headers).map((h) => h.toLowerCase()));
-    const corsNeeds = `the server must answer OPTIONS preflights and send \`Access-Control-Allow-Origin: *\`, \`Access-Control-Allow-Headers: ${sent.join(', ')}\` (by name: \`*\` does not cover Authorization) and \`Access-Control-Expose-Headers: mcp-session-id, mcp-protocol-version\``;
+    if (this.#auth) sent.push('authorization');
+    const exposed = `mcp-session-id, mcp-protocol-version${this.#auth ? ', www-authenticate' : ''}`;
+    const corsNeeds = `the server must answer OPTIONS preflights and send \`Access-Control-Allow-Origin: *\`, \`Access-Control-Allow-Headers: ${sent.join(', ')}\` (by name: \`*\` does not cover Authorization) and \`Access-Control-Expose-Headers: ${exposed}\``;
     const message = {
       cors: `The MCP server at ${url} answered, but its CORS headers keep its answer from the client. The client runs sealed, at an opaque origin (its requests say \`Origin: null\`): ${corsNeeds}`,
       // There, a server without CORS headers looks like none (see client-worker.ts).
       unreachable: crossOriginIsolated
         ? `Could not read an answer from the MCP server at ${url}: nothing answers there, or it sends no CORS headers (on a cross-origin-isolated page the two look the same). If it runs: the client is sealed, at an opaque origin (its requests say \`Origin: null\`), so ${corsNeeds}`
         : `Could not reach the MCP server at ${url}: nothing answered (is it running, and is the URL right?)`,
-      unauthorized: `The MCP server at ${url} refused the client (HTTP ${status}): give it credentials in \`headers\` (an Authorization header, say)`,
+      unauthorized: this.#auth
+        ? `The MCP server at ${url} refused the client (HTTP ${status})`
+        : `The MCP server at ${url} refused the client (HTTP ${status}): give it credentials in \`headers\` (an Authorization header, say), or an \`authProvider\` for OAuth`,
       http: `The MCP server at ${url} answered HTTP ${status}: ${failure.message}`,
       protocol: `The MCP server at ${url} did not answer as an MCP server: ${failure.message}`,
     }[reason];

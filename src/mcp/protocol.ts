@@ -48,10 +48,14 @@ export interface WireFailure {
   message: string;
   status?: number;
   code?: number;
+  /** A 401's `WWW-Authenticate`: where the server's OAuth metadata is, and the scope it wants. */
+  challenge?: { resourceMetadataUrl?: string; scope?: string } | undefined;
 }
 
 export type ToWorker =
   | { t: 'connect'; id: number; url: string; headers: Record<string, string> }
+  /** Replaces the headers of every later request (a fresh access token). */
+  | { t: 'headers'; headers: Record<string, string> }
   | { t: 'list'; id: number }
   | { t: 'call'; id: number; name: string; args: Record<string, unknown> }
   | { t: 'cancel'; id: number; reason: string }

@@ -1,7 +1,10 @@
 // The MCP test server, checked with the official SDK client: what the browser tests rely on holds
 // for a client that follows the spec.
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { type Progress, type Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type McpTestServer, startMcpTestServer } from './server';
@@ -185,6 +188,70 @@ describe('the other endpoints', () => {
     expect((await call(client, 'echo', { text: 'in' })).content).toEqual([{ type: 'text', text: 'echo: in' }]);
   });
 
+  it('/oauth/mcp: the SDK client signs in with its authorization server (discovery, registration, PKCE), refreshes an expired token', async () => {
+    const codes: string[] = [];
+    const saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string } = {};
+    // The SDK's provider interface, as an app implements it; "the user" follows the redirect.
+    const provider: OAuthClientProvider = {
+      redirectUrl: 'http://127.0.0.1:1/callback',
+      clientMetadata: {
+        client_name: 'moat-test',
+        redirect_uris: ['http://127.0.0.1:1/callback'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
+      clientInformation: () => saved.client,
+      saveClientInformation: (client) => {
+        saved.client = client;
+      },
+      tokens: () => saved.tokens,
+      saveTokens: (tokens) => {
+        saved.tokens = tokens;
+      },
+      saveCodeVerifier: (verifier) => {
+        saved.verifier = verifier;
+      },
+      codeVerifier: () => saved.verifier ?? '',
+      redirectToAuthorization: async (url) => {
+        const answer = await fetch(url, { redirect: 'manual' });
+        codes.push(new URL(answer.headers.get('location') ?? '').searchParams.get('code') ?? '');
+      },
+    };
+    const url = new URL('/oauth/mcp', server.url);
+    const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    await expect(new Client({ name: 'moat-test', version: '0' }).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+    expect(codes).toEqual([expect.any(String)]);
+    await first.finishAuth(codes[0] ?? '');
+    const { client } = await connect('/oauth/mcp', {
+      headers: { Authorization: `Bearer ${saved.tokens?.access_token}` },
+    });
+    expect((await call(client, 'echo', { text: 'o' })).content).toEqual([{ type: 'text', text: 'echo: o' }]);
+
+    await fetch(`${server.url}/__oauth/expire`, { method: 'POST' });
+    const expired = await fetch(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${saved.tokens?.access_token}` },
+    });
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", resource_metadata="${server.url}/.well-known/oauth-protected-resource/oauth/mcp", scope="mcp:tools"`,
+    );
+    const before = saved.tokens?.access_token;
+    const second = new Client({ name: 'moat-test', version: '0' });
+    clients.push(second);
+    // The SDK refreshes on the 401: no second redirect.
+    await second.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+    expect(saved.tokens?.access_token).not.toBe(before);
+    expect(codes).toHaveLength(1);
+    const asked = (await getJson('/__oauth/log')) as { path: string }[];
+    expect(asked.map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/.well-known/oauth-authorization-server', '/register', '/authorize', '/token']),
+    );
+  });
+
   it('/no-cors/mcp: MCP without a single CORS header', async () => {
     const { client } = await connect('/no-cors/mcp');
     expect((await call(client, 'echo', { text: 'n' })).content).toEqual([{ type: 'text', text: 'echo: n' }]);
@@ -232,7 +299,7 @@ describe('CORS and the log', () => {
       'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
       'access-control-allow-headers':
         'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-      'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+      'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, www-authenticate',
       'access-control-max-age': '600',
       'cross-origin-resource-policy': 'cross-origin',
     });

@@ -6,10 +6,15 @@
  *   messages, GET opens the server's SSE stream, DELETE ends the session.
  * - `/stateless/mcp`: POST only, a fresh server and transport per request.
  * - `/auth/mcp`: as `/mcp`, but a request without `Authorization: Bearer test-token` is a 401.
+ * - `/oauth/mcp`: as `/mcp`, for a bearer token from the test authorization server (oauth.ts, on
+ *   `authUrl`); without one, a 401 whose `WWW-Authenticate` names the resource's metadata
+ *   (`/.well-known/oauth-protected-resource/oauth/mcp`, RFC 9728), which names that server.
  * - `/no-cors/mcp`: as `/mcp`, with no CORS headers at all, so a browser's fetch of it fails.
  * - `GET /__log`: every request that reached the server (the `/__` ones aside), oldest first.
  *   `GET /__cancelled`: the cancellations the `slow` tool saw. `POST /__reset`: clears both and
- *   the tools `add_tool` added.
+ *   the tools `add_tool` added, and the authorization server's clients, tokens and log.
+ *   `GET /__oauth/log`: the requests that reached the authorization server.
+ *   `POST /__oauth/expire`: its access tokens stop working (a client must refresh).
  *
  * Every other answer carries CORS headers for any origin, the opaque `null` of a sandboxed
  * worker included, and `Cross-Origin-Resource-Policy: cross-origin` for the cross-origin
@@ -22,6 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { legacySseEndpoint } from './legacy-sse';
+import { startTestAuthServer, TEST_SCOPE } from './oauth';
 import { sessionServer } from './session-server';
 import type { ToolState } from './tools';
 
@@ -38,6 +44,8 @@ export interface LoggedRequest {
 export interface McpTestServer {
   /** `http://127.0.0.1:PORT`, without a trailing slash. */
   url: string;
+  /** The authorization server of `/oauth/mcp`, on another port. */
+  authUrl: string;
   close(): Promise<void>;
 }
 
@@ -49,7 +57,7 @@ const CORS_HEADERS = {
   'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
   'Access-Control-Allow-Headers':
     'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-  'Access-Control-Expose-Headers': 'mcp-session-id, mcp-protocol-version',
+  'Access-Control-Expose-Headers': 'mcp-session-id, mcp-protocol-version, www-authenticate',
   'Access-Control-Max-Age': '600',
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
@@ -59,7 +67,8 @@ type Handle = (req: IncomingMessage, res: ServerResponse, body: unknown) => Prom
 interface Route {
   handle: Handle;
   cors: boolean;
-  auth: boolean;
+  /** `token`: the fixed TEST_TOKEN; `oauth`: a token from the authorization server. */
+  auth?: 'token' | 'oauth';
 }
 
 /**
@@ -76,15 +85,24 @@ export async function startMcpTestServer(port = 0): Promise<McpTestServer> {
   const open = statefulEndpoint(state);
   const auth = statefulEndpoint(state);
   const noCors = statefulEndpoint(state);
+  const oauth = statefulEndpoint(state);
   const legacy = legacySseEndpoint(state);
+  const authServer = await startTestAuthServer();
   const routes = new Map<string, Route>([
-    ['/mcp', { handle: open.handle, cors: true, auth: false }],
-    ['/stateless/mcp', { handle: (req, res, body) => stateless(state, req, res, body), cors: true, auth: false }],
-    ['/auth/mcp', { handle: auth.handle, cors: true, auth: true }],
-    ['/no-cors/mcp', { handle: noCors.handle, cors: false, auth: false }],
-    ['/sse', { handle: (req, res) => legacy.open(req, res), cors: true, auth: false }],
-    ['/sse/messages', { handle: (req, res, body) => legacy.message(req, res, body), cors: true, auth: false }],
+    ['/mcp', { handle: open.handle, cors: true }],
+    ['/stateless/mcp', { handle: (req, res, body) => stateless(state, req, res, body), cors: true }],
+    ['/auth/mcp', { handle: auth.handle, cors: true, auth: 'token' }],
+    ['/oauth/mcp', { handle: oauth.handle, cors: true, auth: 'oauth' }],
+    ['/no-cors/mcp', { handle: noCors.handle, cors: false }],
+    ['/sse', { handle: (req, res) => legacy.open(req, res), cors: true }],
+    ['/sse/messages', { handle: (req, res, body) => legacy.message(req, res, body), cors: true }],
   ]);
+  let url = '';
+  const resourceMetadata = () => ({
+    resource: `${url}/oauth/mcp`,
+    authorization_servers: [authServer.url],
+    scopes_supported: [TEST_SCOPE],
+  });
 
   const control = (path: string, req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -92,10 +110,16 @@ export async function startMcpTestServer(port = 0): Promise<McpTestServer> {
     if (req.method === 'OPTIONS') return void res.writeHead(204).end();
     if (req.method === 'GET' && path === '/__log') return sendJson(res, 200, log);
     if (req.method === 'GET' && path === '/__cancelled') return sendJson(res, 200, state.cancellations);
+    if (req.method === 'GET' && path === '/__oauth/log') return sendJson(res, 200, authServer.log);
+    if (req.method === 'POST' && path === '/__oauth/expire') {
+      authServer.expireAccessTokens();
+      return void res.writeHead(204).end();
+    }
     if (req.method === 'POST' && path === '/__reset') {
       log.length = 0;
       state.cancellations.length = 0;
       state.added.clear();
+      authServer.forget();
       return void res.writeHead(204).end();
     }
     sendJson(res, 404, { error: `No ${req.method} ${path}` });
@@ -111,10 +135,19 @@ export async function startMcpTestServer(port = 0): Promise<McpTestServer> {
     if (route?.cors !== false) for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
     // Preflights pass everywhere CORS is on, so that a client sees the 404 itself.
     if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+    if (req.method === 'GET' && path === '/.well-known/oauth-protected-resource/oauth/mcp')
+      return sendJson(res, 200, resourceMetadata());
     if (!route) return sendJson(res, 404, { error: `No MCP endpoint at ${path}` });
-    if (route.auth && req.headers.authorization !== `Bearer ${TEST_TOKEN}`) {
+    if (route.auth === 'token' && req.headers.authorization !== `Bearer ${TEST_TOKEN}`) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendJson(res, 401, rpcError(-32001, `Unauthorized: send 'Authorization: Bearer ${TEST_TOKEN}'`));
+    }
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (route.auth === 'oauth' && !(bearer && authServer.verify(bearer))) {
+      const metadata = `${url}/.well-known/oauth-protected-resource/oauth/mcp`;
+      const error = bearer ? 'error="invalid_token", ' : '';
+      res.setHeader('WWW-Authenticate', `Bearer ${error}resource_metadata="${metadata}", scope="${TEST_SCOPE}"`);
+      return sendJson(res, 401, rpcError(-32001, 'Unauthorized: sign in with the authorization server'));
     }
     if (body === NOT_JSON) return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
     await route.handle(req, res, body);
@@ -128,11 +161,20 @@ export async function startMcpTestServer(port = 0): Promise<McpTestServer> {
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const { port: actual } = server.address() as AddressInfo;
+  url = `http://127.0.0.1:${actual}`;
   return {
-    url: `http://127.0.0.1:${actual}`,
+    url,
+    authUrl: authServer.url,
     close: async () => {
       // Sessions first: that aborts their running tools (a `slow` sleep holds a timer) and ends their streams.
-      await Promise.all([open.close(), auth.close(), noCors.close(), legacy.close()]);
+      await Promise.all([
+        open.close(),
+        auth.close(),
+        noCors.close(),
+        oauth.close(),
+        legacy.close(),
+        authServer.close(),
+      ]);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -1,0 +1,341 @@
+/**
+ * OAuth for MCP servers, in the browser. `browserOAuth({ url, redirectUrl })` is a provider in the
+ * official SDK's shape (`OAuthClientProvider`) that keeps the client's registration, the tokens
+ * and a sign-in's PKCE verifier in IndexedDB, on the page's origin (where the sealed tools cannot
+ * reach). `finishOAuth()` runs on the redirect page: it trades the code for tokens.
+ *
+ * The flow itself (discovery, registration, the code exchange, refreshes) is the SDK's `auth()`,
+ * run on the page by mcpServer; see there.
+ */
+import { type IDBPDatabase, openDB } from 'idb';
+import { McpConnectionError } from '../errors/mcp-connection-error';
+import { describeValue } from '../errors/moat-error';
+import { isPlainObject } from '../json/json-value';
+
+/** Tokens, as an authorization server issues them (RFC 6749 §5.1). */
+export interface McpOAuthTokens {
+  access_token: string;
+  token_type: string;
+  expires_in?: number | undefined;
+  refresh_token?: string | undefined;
+  scope?: string | undefined;
+  [field: string]: unknown;
+}
+
+/** What the authorization server knows this app by: its registration (`client_id`, and more). */
+export interface McpOAuthClient {
+  client_id: string;
+  [field: string]: unknown;
+}
+
+/**
+ * The official SDK's `OAuthClientProvider`, the parts mcpServer uses: a provider written for the
+ * SDK fits as it is. `browserOAuth()` makes one.
+ */
+export interface McpAuthProvider {
+  readonly redirectUrl: string | URL | undefined;
+  readonly clientMetadata: { redirect_uris: string[]; [field: string]: unknown };
+  clientMetadataUrl?: string;
+  state?(): string | Promise<string>;
+  clientInformation(): McpOAuthClient | undefined | Promise<McpOAuthClient | undefined>;
+  saveClientInformation?(client: McpOAuthClient): void | Promise<void>;
+  tokens(): McpOAuthTokens | undefined | Promise<McpOAuthTokens | undefined>;
+  saveTokens(tokens: McpOAuthTokens): void | Promise<void>;
+  redirectToAuthorization(authorizationUrl: URL): void | Promise<void>;
+  saveCodeVerifier(codeVerifier: string): void | Promise<void>;
+  codeVerifier(): string | Promise<string>;
+  invalidateCredentials?(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void | Promise<void>;
+}
+
+export interface BrowserOAuthOptions {
+  /** The MCP server the tokens are for: its URL, as given to `mcpServer`. */
+  url: string | URL;
+  /** Your page that the authorization server sends the user back to; it calls `finishOAuth()`. Same origin as this page. */
+  redirectUrl: string | URL;
+  /** The name the authorization server shows the user. Default: the page's title, else its host. */
+  clientName?: string;
+  /**
+   * How the user is sent to sign in. `'popup'` (the default): a window, and the call waits until
+   * the redirect page has finished (at most 5 minutes); browsers block windows not opened from a
+   * click, so start the first call from one. `'page'`: this page goes there, and comes back to
+   * `redirectUrl`. A function: your own way.
+   */
+  open?: 'popup' | 'page' | ((authorizationUrl: URL) => void | Promise<void>);
+}
+
+/** A provider that keeps its state in IndexedDB. */
+export interface BrowserOAuth extends McpAuthProvider {
+  /** Forgets the tokens and the registration: the next call signs in again. */
+  signOut(): Promise<void>;
+}
+
+/** What is kept for one MCP server, under its URL. */
+interface Saved {
+  redirectUrl: string;
+  clientName: string;
+  client?: McpOAuthClient;
+  tokens?: McpOAuthTokens;
+  verifier?: string;
+  /** The `state` of the sign-in under way: finishOAuth finds the server by it. */
+  state?: string;
+  discovery?: unknown;
+}
+
+const DB = 'moat-oauth';
+const STORE = 'servers';
+/** Where finishOAuth tells a waiting popup flow it is done (same origin only). */
+const CHANNEL = 'moat-oauth';
+const POPUP_WAIT_MS = 5 * 60_000;
+
+let db: Promise<IDBPDatabase> | undefined;
+function database(): Promise<IDBPDatabase> {
+  db ??= openDB(DB, 1, {
+    upgrade: (made) => {
+      made.createObjectStore(STORE);
+    },
+  });
+  return db;
+}
+
+async function read(key: string): Promise<Saved | undefined> {
+  return (await database()).get(STORE, key) as Promise<Saved | undefined>;
+}
+
+async function change(key: string, fallback: Saved, edit: (saved: Saved) => void): Promise<void> {
+  const tx = (await database()).transaction(STORE, 'readwrite');
+  const saved = ((await tx.store.get(key)) as Saved | undefined) ?? { ...fallback };
+  edit(saved);
+  await Promise.all([tx.store.put(saved, key), tx.done]);
+}
+
+/**
+ * @example
+ * const url = 'https://mcp.example.com/mcp';
+ * const server = mcpServer({ url, authProvider: browserOAuth({ url, redirectUrl: '/oauth-callback.html' }) });
+ * // oauth-callback.html: await finishOAuth(); window.close();
+ */
+export function browserOAuth(options: BrowserOAuthOptions): BrowserOAuth {
+  if (!isPlainObject(options)) throw new TypeError(`Expected browserOAuth options, got ${describeValue(options)}`);
+  const url = httpUrl(options.url, '`url`');
+  const redirectUrl = httpUrl(new URL(String(options.redirectUrl), location.href), '`redirectUrl`');
+  if (redirectUrl.origin !== location.origin)
+    throw new TypeError(`Expected \`redirectUrl\` on this page's origin (${location.origin}), got ${redirectUrl.href}`);
+  const { open = 'popup' } = options;
+  if (open !== 'popup' && open !== 'page' && typeof open !== 'function')
+    throw new TypeError(`Expected \`open\` to be 'popup', 'page' or a function, got ${describeValue(open)}`);
+  const clientName = options.clientName ?? (document.title || location.host);
+  return new Provider(url.href, { redirectUrl: redirectUrl.href, clientName }, open);
+}
+
+class Provider implements BrowserOAuth {
+  readonly #key: string;
+  readonly #fresh: Saved;
+  readonly #open: NonNullable<BrowserOAuthOptions['open']>;
+
+  constructor(key: string, fresh: Saved, open: NonNullable<BrowserOAuthOptions['open']>) {
+    this.#key = key;
+    this.#fresh = fresh;
+    this.#open = open;
+  }
+
+  get redirectUrl(): string {
+    return this.#fresh.redirectUrl;
+  }
+
+  get clientMetadata() {
+    return {
+      client_name: this.#fresh.clientName,
+      redirect_uris: [this.#fresh.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      // A page keeps no secret: a public client, with PKCE.
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  async state(): Promise<string> {
+    const state = crypto.randomUUID();
+    await this.#change((saved) => {
+      saved.state = state;
+    });
+    return state;
+  }
+
+  async clientInformation() {
+    return (await read(this.#key))?.client;
+  }
+
+  async saveClientInformation(client: McpOAuthClient) {
+    await this.#change((saved) => {
+      saved.client = client;
+    });
+  }
+
+  async tokens() {
+    return (await read(this.#key))?.tokens;
+  }
+
+  async saveTokens(tokens: McpOAuthTokens) {
+    await this.#change((saved) => {
+      saved.tokens = tokens;
+    });
+  }
+
+  async saveCodeVerifier(verifier: string) {
+    await this.#change((saved) => {
+      saved.verifier = verifier;
+    });
+  }
+
+  async codeVerifier() {
+    const verifier = (await read(this.#key))?.verifier;
+    if (verifier === undefined) throw new Error('No sign-in is under way for this server (no PKCE verifier saved)');
+    return verifier;
+  }
+
+  async saveDiscoveryState(state: unknown) {
+    await this.#change((saved) => {
+      saved.discovery = state;
+    });
+  }
+
+  async discoveryState() {
+    return (await read(this.#key))?.discovery;
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') {
+    await this.#change((saved) => {
+      if (scope === 'all' || scope === 'client') delete saved.client;
+      if (scope === 'all' || scope === 'tokens') delete saved.tokens;
+      if (scope === 'all' || scope === 'verifier') delete saved.verifier;
+      if (scope === 'all' || scope === 'discovery') delete saved.discovery;
+    });
+  }
+
+  async signOut() {
+    await (await database()).delete(STORE, this.#key);
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL) {
+    const open = this.#open;
+    if (open === 'page') return location.assign(authorizationUrl);
+    if (typeof open === 'function') return open(authorizationUrl);
+    const state = (await read(this.#key))?.state ?? '';
+    const finished = finishedElsewhere(state, this.#key);
+    // Not `noopener`: that makes window.open answer null, the same as a blocked window.
+    const opened = window.open(authorizationUrl, 'moat-oauth', 'popup,width=520,height=720');
+    if (!opened) {
+      finished.stop();
+      throw new McpConnectionError({
+        url: this.#key,
+        reason: 'unauthorized',
+        message: `The sign-in window for the MCP server ${this.#key} was blocked: start the first call from a click, or use \`open: 'page'\``,
+      });
+    }
+    await finished.done;
+  }
+
+  #change(edit: (saved: Saved) => void): Promise<void> {
+    return change(this.#key, this.#fresh, edit);
+  }
+}
+
+/** Resolves when the redirect page has finished the sign-in with `state`; rejects with its error, or after 5 minutes. */
+function finishedElsewhere(state: string, url: string): { done: Promise<void>; stop(): void } {
+  const channel = new BroadcastChannel(CHANNEL);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => {
+    clearTimeout(timer);
+    channel.close();
+  };
+  const done = new Promise<void>((resolve, reject) => {
+    timer = setTimeout(() => {
+      stop();
+      reject(
+        new McpConnectionError({
+          url,
+          reason: 'unauthorized',
+          message: `The sign-in for the MCP server ${url} did not finish within ${POPUP_WAIT_MS / 60_000} minutes`,
+        }),
+      );
+    }, POPUP_WAIT_MS);
+    channel.onmessage = ({ data }: MessageEvent<{ state: string; error?: string }>) => {
+      if (data.state !== state) return;
+      stop();
+      if (data.error === undefined) resolve();
+      else reject(new McpConnectionError({ url, reason: 'unauthorized', message: data.error }));
+    };
+  });
+  return { done, stop };
+}
+
+/**
+ * On the redirect page: trades the authorization server's code for tokens, keeps them, and tells
+ * the page that is waiting (a popup's opener). Resolves with the MCP server's URL.
+ *
+ * @example
+ * // oauth-callback.html
+ * await finishOAuth();
+ * if (window.opener) window.close(); else location.replace('/');
+ */
+export async function finishOAuth(callbackUrl: string | URL = location.href): Promise<{ url: string }> {
+  const answer = httpUrl(callbackUrl, 'the callback URL').searchParams;
+  const state = answer.get('state') ?? '';
+  const found = await waitingFor(state);
+  if (!found)
+    throw new McpConnectionError({
+      url: String(callbackUrl),
+      reason: 'unauthorized',
+      message: `No sign-in waits for this answer (state ${describeValue(state)}): it was finished already, or started in another browser`,
+    });
+  const [url, saved] = found;
+  const tell = (error?: string) => {
+    const channel = new BroadcastChannel(CHANNEL);
+    channel.postMessage({ state, ...(error === undefined ? {} : { error }) });
+    channel.close();
+  };
+  try {
+    const refused = answer.get('error');
+    if (refused !== null) {
+      const why = answer.get('error_description');
+      throw new Error(`The authorization server refused the sign-in: ${refused}${why ? ` (${why})` : ''}`);
+    }
+    const code = answer.get('code');
+    if (!code) throw new Error('The callback URL has no `code`');
+    const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
+    const provider = new Provider(url, saved, 'page');
+    await auth(provider as unknown as Parameters<typeof auth>[0], { serverUrl: url, authorizationCode: code });
+  } catch (error) {
+    const message = `Could not sign in to the MCP server ${url}: ${error instanceof Error ? error.message : String(error)}`;
+    tell(message);
+    throw new McpConnectionError({ url, reason: 'unauthorized', message, cause: error });
+  } finally {
+    await change(url, saved, (kept) => {
+      delete kept.state;
+      delete kept.verifier;
+    });
+  }
+  tell();
+  return { url };
+}
+
+async function waitingFor(state: string): Promise<[string, Saved] | undefined> {
+  if (!state) return undefined;
+  let cursor = await (await database()).transaction(STORE).store.openCursor();
+  while (cursor) {
+    const saved = cursor.value as Saved;
+    if (saved.state === state) return [String(cursor.key), saved];
+    cursor = await cursor.continue();
+  }
+  return undefined;
+}
+
+function httpUrl(value: unknown, what: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(value as string | URL);
+  } catch {}
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw new TypeError(`Expected ${what} to be an http(s) URL, got ${describeValue(value)}`);
+  return url;
+}
