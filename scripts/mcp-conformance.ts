@@ -12,23 +12,26 @@
  * it starts the scenario's server, runs the command with the server's URL, then saves the checks
  * the server recorded. The CLI needs Node 22 (`fs.globSync`); on Node 20 it runs with the loader
  * hooks of test/mcp-conformance/node20.mjs, which rewrite that one import. The command
- * (test/mcp-conformance/client-command.ts) hands the URL back here: a CORS proxy goes in front of
- * the scenario's server (the client's requests come from an opaque origin, and the suite's
- * servers send no CORS headers), and the page test/mcp-conformance/index.html, served by Vite and
+ * (test/mcp-conformance/client-command.ts) hands the URL back here: CORS proxies go in front of
+ * the scenario's servers (test/mcp-conformance/proxy.ts: the client's requests come from an
+ * opaque origin, and the suite's servers send no CORS headers), and the page test/mcp-conformance/index.html, served by Vite and
  * open in Chromium, connects Moat's client through it, lists the tools and calls each one.
  *
- * Scenarios of what Moat's client does not do (OAuth, elicitation) are listed as out of scope.
+ * Scenarios of what Moat's client does not do (machine OAuth clients, elicitation) are listed as
+ * out of scope. An OAuth scenario signs in as a person would: a popup to the suite's /authorize
+ * (which approves at once) lands on test/mcp-oauth/callback.html, which calls finishOAuth().
  * Exits 0: this is a report (failed checks are findings about the client).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright';
 import { createServer } from 'vite';
 import { chromiumLaunchOptions } from '../test/chromium.ts';
+import { startProxies } from '../test/mcp-conformance/proxy.ts';
 import type { ClientRun } from '../test/mcp-conformance/types.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -55,7 +58,8 @@ interface Check {
 
 /** Why a scenario is not run, or undefined when it is. */
 function outOfScope(scenario: string): string | undefined {
-  if (scenario.startsWith('auth/')) return 'OAuth authorization flow: mcpServer does no OAuth (headers only)';
+  if (/^auth\/(client-credentials|cross-app-access|pre-registration)/.test(scenario))
+    return 'a confidential client (a client secret, a private key or an enterprise assertion): a page keeps no secret, so browserOAuth is a public client';
   if (scenario.includes('elicitation')) return 'elicitation: mcpServer declares no elicitation capability';
   if (scenario.includes('sampling')) return 'sampling: mcpServer declares no sampling capability';
   if (scenario.includes('roots')) return 'roots: mcpServer declares no roots capability';
@@ -105,109 +109,6 @@ function findFile(dir: string, name: string): string | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A CORS proxy in front of a scenario's server
-
-const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-  'access-control-allow-headers':
-    'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-  'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
-  'cross-origin-resource-policy': 'cross-origin',
-};
-
-interface Proxy {
-  /** The target URL as reached through the proxy. */
-  url: string;
-  /** What passed through: one line per request and per response's end, with ms since the start. */
-  log: string[];
-  close(): Promise<void>;
-}
-
-/** What the log shows of a request: the JSON-RPC method(s) of a POST, the MCP headers. */
-function describeRequest(req: http.IncomingMessage, body: string): string {
-  const parts = [`${req.method} ${req.url}`];
-  try {
-    const message = JSON.parse(body) as { method?: string; id?: unknown } | { method?: string }[];
-    const methods = (Array.isArray(message) ? message : [message]).map((m) => m.method ?? 'response');
-    parts.push(`(${methods.join(', ')})`);
-  } catch {}
-  for (const header of ['mcp-protocol-version', 'mcp-session-id', 'last-event-id']) {
-    const value = req.headers[header];
-    if (value !== undefined) parts.push(`${header}=${value}`);
-  }
-  return parts.join(' ');
-}
-
-async function startCorsProxy(target: URL): Promise<Proxy> {
-  const log: string[] = [];
-  const started = performance.now();
-  const note = (line: string) => log.push(`${String(Math.round(performance.now() - started)).padStart(6)} ms  ${line}`);
-  const sockets = new Set<Socket>();
-  const server = http.createServer((req, res) => {
-    if (req.method === 'OPTIONS') {
-      note(`OPTIONS ${req.url} (preflight) -> 204`);
-      res.writeHead(204, { ...CORS, 'access-control-max-age': '600' });
-      res.end();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const headers = { ...req.headers, host: target.host };
-    const upstream = http.request(
-      { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers },
-      (answer) => {
-        const said = describeRequest(req, Buffer.concat(chunks).toString('utf8'));
-        const type = String(answer.headers['content-type'] ?? '');
-        note(`${said} -> ${answer.statusCode} ${type}`);
-        const out: http.OutgoingHttpHeaders = {};
-        for (const [name, value] of Object.entries(answer.headers))
-          if (value !== undefined && !name.startsWith('access-control-')) out[name] = value;
-        res.writeHead(answer.statusCode ?? 502, { ...out, ...CORS });
-        res.flushHeaders();
-        answer.pipe(res);
-        answer.on('close', () => {
-          note(`  ${said}: response ${answer.complete ? 'ended by the server' : 'cut'}`);
-          if (!answer.complete) res.destroy();
-        });
-      },
-    );
-    upstream.on('error', (error) => {
-      note(`${req.method} ${req.url} -> proxy error: ${error.message}`);
-      if (!res.headersSent) res.writeHead(502, CORS);
-      res.end();
-    });
-    req.pipe(upstream);
-    // The client let go (an SSE stream it closed): so does the proxy, upstream.
-    res.on('close', () => {
-      if (!res.writableFinished) {
-        note(`  ${req.method} ${req.url}: the client closed the response`);
-        upstream.destroy();
-      }
-    });
-  });
-  server.on('connection', (socket) => {
-    socket.setNoDelay(true);
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  const url = new URL(target);
-  url.hostname = '127.0.0.1';
-  url.port = String(port);
-  return {
-    url: url.href,
-    log,
-    close: () =>
-      new Promise<void>((closed) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => closed());
-      }),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 // The page, and the driver the client command calls
 
 interface Outcome {
@@ -218,12 +119,12 @@ interface Outcome {
 }
 
 /** Serves POST {url, scenario} from client-command.ts: runs the page's client through a proxy. */
-async function startDriver(page: Page, pageLog: string[], outcomes: Map<string, Outcome>) {
+async function startDriver(page: Page, pageLog: string[], outcomes: Map<string, Outcome>, pageOrigin: string) {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const { url, scenario } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { url: string; scenario: string };
-    const proxy = NO_PROXY ? { url, log: [], close: async () => {} } : await startCorsProxy(new URL(url));
+    const proxy = NO_PROXY ? { url, log: [], close: async () => {} } : await startProxies(new URL(url), pageOrigin);
     const outcome: Outcome = { proxyLog: proxy.log, pageLog: [] };
     outcomes.set(scenario, outcome);
     pageLog.length = 0;
@@ -339,7 +240,7 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => typeof window.runMcpConformance === 'function', undefined, { timeout: 60_000 });
     const isolated = await page.evaluate(() => crossOriginIsolated);
     console.log(`\nPage: http://localhost:${port}/test/mcp-conformance/index.html (crossOriginIsolated: ${isolated})`);
-    const driver = await startDriver(page, pageLog, outcomes);
+    const driver = await startDriver(page, pageLog, outcomes, `http://localhost:${port}`);
     try {
       for (const { name } of relevant) {
         const out = mkdtempSync(join(tmpdir(), 'moat-mcp-conformance-'));

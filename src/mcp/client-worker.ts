@@ -91,8 +91,8 @@ function serve(port: MessagePort): void {
 
 /**
  * Every request of the transports goes through `fetch`: it adds the page's headers (replaced when
- * the page has a fresh token) and keeps what the last 401 asked for (RFC 9728's
- * `resource_metadata` and the scope), which the page needs to sign in.
+ * the page has a fresh token) and keeps what the last 401 or 403 asked for (RFC 9728's
+ * `resource_metadata`, the scope, `insufficient_scope`), which the page needs to sign in.
  */
 class Http {
   headers: Record<string, string> = {};
@@ -102,11 +102,12 @@ class Http {
     const headers = new Headers(init?.headers);
     for (const [name, value] of Object.entries(this.headers)) headers.set(name, value);
     const response = await fetch(input, { ...init, headers });
-    if (response.status === 401) {
-      const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+    if (response.status === 401 || response.status === 403) {
+      const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
       this.challenge = {
         ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}),
         ...(scope ? { scope } : {}),
+        ...(error ? { error } : {}),
       };
     }
     return response;
@@ -168,8 +169,9 @@ async function failure(error: unknown, url: string, http: Http): Promise<WireFai
     error.code !== undefined &&
     error.code > 0
   ) {
-    if (error.code === 401) return { kind: 'unauthorized', message, status: 401, challenge };
-    return { kind: error.code === 403 ? 'unauthorized' : 'http', message, status: error.code };
+    if (error.code === 401 || error.code === 403)
+      return { kind: 'unauthorized', message, status: error.code, challenge };
+    return { kind: 'http', message, status: error.code };
   }
   if (error instanceof McpError) return { kind: 'rpc', message, code: error.code };
   if (error instanceof TypeError) {

@@ -355,12 +355,19 @@ class McpClient implements McpServer {
     return tokens ? { ...this.#headers, Authorization: `Bearer ${tokens.access_token}` } : this.#headers;
   }
 
-  /** `attempt`, and once more after signing in if the server refused it (401) and there is an authProvider. */
+  /**
+   * `attempt`, and once more after signing in, if there is an authProvider and the server refused
+   * it: 401, or 403 with `insufficient_scope` (then the sign-in asks for the scope it named).
+   */
   async #signedIn<T>(attempt: () => Promise<T>): Promise<T> {
     try {
       return await attempt();
     } catch (error) {
-      if (!(this.#auth && error instanceof McpConnectionError && error.status === 401)) throw error;
+      if (!(this.#auth && error instanceof McpConnectionError)) throw error;
+      const stepUp = error.status === 403 && this.#challenge?.error === 'insufficient_scope';
+      if (error.status !== 401 && !stepUp) throw error;
+      // A refresh keeps the scope it had: a wider one needs the user again.
+      if (stepUp) await this.#auth.invalidateCredentials?.('tokens');
       this.#signingIn ??= this.#signIn(this.#auth).finally(() => {
         this.#signingIn = undefined;
       });
@@ -412,7 +419,7 @@ class McpClient implements McpServer {
     const url = this.#url.href;
     const reason = failure.kind === 'rpc' ? 'protocol' : failure.kind;
     const status = failure.status;
-    if (status === 401) this.#challenge = failure.challenge;
+    if (status === 401 || status === 403) this.#challenge = failure.challenge;
     const sent = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
     sent.push(...Object.keys(this.#headers).map((h) => h.toLowerCase()));
     if (this.#auth) sent.push('authorization');

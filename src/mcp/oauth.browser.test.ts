@@ -115,6 +115,18 @@ describe('signing in', () => {
     expect(tokens).toHaveLength(2);
   });
 
+  it('a 403 insufficient_scope asks the user again, for the scope the server named, and the call runs', async () => {
+    const opened = vi.spyOn(window, 'open');
+    const { server } = connect();
+    await echo(server, 'narrow');
+    const invoker = new ToolInvoker({ tools: [server], onError: 'throw' });
+    const { messages } = await invoker.run([{ id: 'wide', name: 'add', args: { a: 2, b: 3 } }]);
+    expect(messages[0]?.content).toBe('5');
+    expect(opened).toHaveBeenCalledTimes(2);
+    const scopes = opened.mock.calls.map(([target]) => new URL(String(target)).searchParams.get('scope'));
+    expect(scopes).toEqual(['mcp:tools', 'mcp:tools mcp:admin']);
+  });
+
   it('signOut forgets the tokens: the next use signs in again', async () => {
     const { server, authProvider } = connect();
     await echo(server, 'in');

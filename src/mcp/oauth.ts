@@ -55,6 +55,11 @@ export interface BrowserOAuthOptions {
   /** The name the authorization server shows the user. Default: the page's title, else its host. */
   clientName?: string;
   /**
+   * Where your app publishes its client metadata (an https URL: a Client ID Metadata Document).
+   * Authorization servers that take one use it as the client id, instead of registering the app.
+   */
+  clientMetadataUrl?: string;
+  /**
    * How the user is sent to sign in. `'popup'` (the default): a window, and the call waits until
    * the redirect page has finished (at most 5 minutes); browsers block windows not opened from a
    * click, so start the first call from one. `'page'`: this page goes there, and comes back to
@@ -73,6 +78,7 @@ export interface BrowserOAuth extends McpAuthProvider {
 interface Saved {
   redirectUrl: string;
   clientName: string;
+  clientMetadataUrl?: string;
   client?: McpOAuthClient;
   tokens?: McpOAuthTokens;
   verifier?: string;
@@ -124,18 +130,26 @@ export function browserOAuth(options: BrowserOAuthOptions): BrowserOAuth {
   if (open !== 'popup' && open !== 'page' && typeof open !== 'function')
     throw new TypeError(`Expected \`open\` to be 'popup', 'page' or a function, got ${describeValue(open)}`);
   const clientName = options.clientName ?? (document.title || location.host);
-  return new Provider(url.href, { redirectUrl: redirectUrl.href, clientName }, open);
+  const { clientMetadataUrl } = options;
+  if (clientMetadataUrl !== undefined && httpUrl(clientMetadataUrl, '`clientMetadataUrl`').protocol !== 'https:')
+    throw new TypeError(`Expected \`clientMetadataUrl\` to be an https URL, got ${describeValue(clientMetadataUrl)}`);
+  const fresh: Saved = { redirectUrl: redirectUrl.href, clientName };
+  if (clientMetadataUrl !== undefined) fresh.clientMetadataUrl = clientMetadataUrl;
+  return new Provider(url.href, fresh, open);
 }
 
 class Provider implements BrowserOAuth {
   readonly #key: string;
   readonly #fresh: Saved;
   readonly #open: NonNullable<BrowserOAuthOptions['open']>;
+  /** There only when given: the SDK's type has no room for `undefined`. */
+  declare readonly clientMetadataUrl?: string;
 
   constructor(key: string, fresh: Saved, open: NonNullable<BrowserOAuthOptions['open']>) {
     this.#key = key;
     this.#fresh = fresh;
     this.#open = open;
+    if (fresh.clientMetadataUrl !== undefined) Object.assign(this, { clientMetadataUrl: fresh.clientMetadataUrl });
   }
 
   get redirectUrl(): string {

@@ -48,8 +48,8 @@ export interface WireFailure {
   message: string;
   status?: number;
   code?: number;
-  /** A 401's `WWW-Authenticate`: where the server's OAuth metadata is, and the scope it wants. */
-  challenge?: { resourceMetadataUrl?: string; scope?: string } | undefined;
+  /** A 401's or 403's `WWW-Authenticate`: where the server's OAuth metadata is, the scope it wants, the error. */
+  challenge?: { resourceMetadataUrl?: string; scope?: string; error?: string } | undefined;
 }
 
 export type ToWorker =

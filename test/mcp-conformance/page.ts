@@ -5,6 +5,7 @@
  */
 import { ToolInvoker } from '../../src/invoker/tool-invoker.ts';
 import { mcpServer } from '../../src/mcp/mcp-server.ts';
+import { browserOAuth } from '../../src/mcp/oauth.ts';
 import type { JSONSchema } from '../../src/providers/tool-spec.ts';
 import type { ClientRun, Failure } from './types.ts';
 
@@ -43,7 +44,13 @@ export function argsFor(schema: JSONSchema): Record<string, unknown> {
 
 async function runMcpConformance(url: string): Promise<ClientRun> {
   const run: ClientRun = { url, tools: [], skipped: [], calls: [] };
-  const server = mcpServer({ url });
+  // A server that wants OAuth gets it: a popup (the suite's /authorize answers at once) lands on
+  // the redirect page, which finishes the sign-in.
+  const redirectUrl = new URL('../mcp-oauth/callback.html', location.href);
+  // The client id the suite expects where its authorization server takes metadata documents.
+  const clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+  const authProvider = browserOAuth({ url, redirectUrl, clientMetadataUrl });
+  const server = mcpServer({ url, authProvider });
   try {
     const invoker = new ToolInvoker({ tools: [server], onError: 'throw', timeoutMs: CALL_TIMEOUT_MS });
     const specs = await invoker.specs();
@@ -63,6 +70,7 @@ async function runMcpConformance(url: string): Promise<ClientRun> {
     run.error = failure(error);
   } finally {
     await server.close().catch(() => {});
+    await authProvider.signOut().catch(() => {});
   }
   return run;
 }

@@ -18,8 +18,10 @@ import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextproto
 import express from 'express';
 import type { LoggedRequest } from './server';
 
-/** The one scope the test resource knows. */
+/** The scope the test resource asks for first. */
 export const TEST_SCOPE = 'mcp:tools';
+/** The wider scope one of its tools takes. */
+export const ADMIN_SCOPE = 'mcp:admin';
 
 export interface TestAuthServer {
   /** `http://127.0.0.1:PORT`: the issuer. */
@@ -136,7 +138,7 @@ export async function startTestAuthServer(): Promise<TestAuthServer> {
     mcpAuthRouter({
       provider,
       issuerUrl: new URL(url),
-      scopesSupported: [TEST_SCOPE],
+      scopesSupported: [TEST_SCOPE, ADMIN_SCOPE],
       authorizationOptions: noLimit,
       tokenOptions: noLimit,
       clientRegistrationOptions: noLimit,

@@ -9,6 +9,7 @@
  * - `/oauth/mcp`: as `/mcp`, for a bearer token from the test authorization server (oauth.ts, on
  *   `authUrl`); without one, a 401 whose `WWW-Authenticate` names the resource's metadata
  *   (`/.well-known/oauth-protected-resource/oauth/mcp`, RFC 9728), which names that server.
+ *   Calling `add` there also takes the scope `mcp:admin`: without it, a 403 `insufficient_scope`.
  * - `/no-cors/mcp`: as `/mcp`, with no CORS headers at all, so a browser's fetch of it fails.
  * - `GET /__log`: every request that reached the server (the `/__` ones aside), oldest first.
  *   `GET /__cancelled`: the cancellations the `slow` tool saw. `POST /__reset`: clears both and
@@ -27,7 +28,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { legacySseEndpoint } from './legacy-sse';
-import { startTestAuthServer, TEST_SCOPE } from './oauth';
+import { ADMIN_SCOPE, startTestAuthServer, TEST_SCOPE } from './oauth';
 import { sessionServer } from './session-server';
 import type { ToolState } from './tools';
 
@@ -101,7 +102,7 @@ export async function startMcpTestServer(port = 0): Promise<McpTestServer> {
   const resourceMetadata = () => ({
     resource: `${url}/oauth/mcp`,
     authorization_servers: [authServer.url],
-    scopes_supported: [TEST_SCOPE],
+    scopes_supported: [TEST_SCOPE, ADMIN_SCOPE],
   });
 
   const control = (path: string, req: IncomingMessage, res: ServerResponse) => {
@@ -143,11 +144,21 @@ export async function startMcpTestServer(port = 0): Promise<McpTestServer> {
       return sendJson(res, 401, rpcError(-32001, `Unauthorized: send 'Authorization: Bearer ${TEST_TOKEN}'`));
     }
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (route.auth === 'oauth' && !(bearer && authServer.verify(bearer))) {
-      const metadata = `${url}/.well-known/oauth-protected-resource/oauth/mcp`;
+    const granted = bearer ? authServer.verify(bearer) : undefined;
+    const metadata = `${url}/.well-known/oauth-protected-resource/oauth/mcp`;
+    if (route.auth === 'oauth' && !granted) {
       const error = bearer ? 'error="invalid_token", ' : '';
       res.setHeader('WWW-Authenticate', `Bearer ${error}resource_metadata="${metadata}", scope="${TEST_SCOPE}"`);
       return sendJson(res, 401, rpcError(-32001, 'Unauthorized: sign in with the authorization server'));
+    }
+    // Calling `add` there takes a wider scope: a client must ask the user for it (step-up).
+    if (route.auth === 'oauth' && isCallOf(body, 'add') && !granted?.scopes.includes(ADMIN_SCOPE)) {
+      const scope = `${TEST_SCOPE} ${ADMIN_SCOPE}`;
+      res.setHeader(
+        'WWW-Authenticate',
+        `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${metadata}"`,
+      );
+      return sendJson(res, 403, rpcError(-32001, `Forbidden: \`add\` needs the scope ${ADMIN_SCOPE}`));
     }
     if (body === NOT_JSON) return sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
     await route.handle(req, res, body);
@@ -237,6 +248,13 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   } catch {
     return NOT_JSON;
   }
+}
+
+function isCallOf(body: unknown, tool: string): boolean {
+  const message: unknown = Array.isArray(body) ? body[0] : body;
+  if (typeof message !== 'object' || message === null || !('method' in message) || message.method !== 'tools/call')
+    return false;
+  return 'params' in message && (message.params as { name?: unknown } | undefined)?.name === tool;
 }
 
 function jsonrpcMethod(body: unknown): { jsonrpcMethod?: string } {
