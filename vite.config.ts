@@ -120,7 +120,15 @@ export default defineConfig(({ mode }) => ({
             },
             rolldownOptions: { external: ['comlink', 'idb', 'zod', /^zod\//, '@mcp-b/webmcp-polyfill'] },
           }
-        : { target: 'es2022', outDir: 'dist-demo', emptyOutDir: true },
+        : {
+            target: 'es2022',
+            outDir: 'dist-demo',
+            emptyOutDir: true,
+            // The chat, and the page an MCP server's sign-in comes back to.
+            rolldownOptions: {
+              input: { index: resolve(root, 'index.html'), 'oauth-callback': resolve(root, 'oauth-callback.html') },
+            },
+          },
   test: {
     // CI also writes a JSON report, from which .ci/run prints one closing count.
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],

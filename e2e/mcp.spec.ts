@@ -54,3 +54,44 @@ test('an MCP server added in Settings: a CORS refusal explained, then its tools 
   await mcp.getByRole('button', { name: `Remove ${MCP_SERVER}/mcp` }).click();
   await expect(mcp.getByRole('listitem')).toHaveCount(0);
 });
+
+test('an MCP server that wants OAuth: Add server opens the sign-in window, which comes back to the demo and closes; after a reload it connects without one', async ({
+  page,
+  context,
+  expectConsoleErrors,
+}) => {
+  // The browser logs the server's first answer, a 401, itself.
+  expectConsoleErrors(/401|Unauthorized/);
+  await fetch(`${MCP_SERVER}/__reset`, { method: 'POST' });
+  const windows: string[] = [];
+  context.on('page', (opened) => windows.push(opened.url()));
+  await page.goto('./');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const mcp = page.getByRole('dialog', { name: 'Model' }).getByRole('group', { name: 'MCP servers' });
+  await mcp.getByLabel('Server URL').fill(`${MCP_SERVER}/oauth/mcp`);
+  const popup = page.waitForEvent('popup');
+  await mcp.getByRole('button', { name: 'Add server' }).click();
+  const signIn = await popup;
+  // It went to the authorization server, and came back to oauth-callback.html, which closed it.
+  await signIn.waitForEvent('close');
+  await expect(mcp.getByTestId('mcp-result')).toContainText('Connected: 9 tools (');
+  const asked = (await (await fetch(`${MCP_SERVER}/__oauth/log`)).json()) as { path: string }[];
+  expect(asked.map((r) => r.path)).toEqual(expect.arrayContaining(['/register', '/authorize', '/token']));
+  expect(windows).toHaveLength(1);
+
+  const log = async () =>
+    ((await (await fetch(`${MCP_SERVER}/__log`)).json()) as { path: string; jsonrpcMethod?: string }[]).filter(
+      (r) => r.path === '/oauth/mcp',
+    );
+  const before = (await log()).length;
+  await page.reload();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(mcp.getByRole('listitem')).toContainText([`${MCP_SERVER}/oauth/mcp`]);
+  // The tokens were kept (IndexedDB): the tools are listed again, with no second window.
+  await expect
+    .poll(async () => (await log()).slice(before).map((r) => r.jsonrpcMethod))
+    .toEqual(expect.arrayContaining(['initialize', 'tools/list']));
+  expect(windows).toHaveLength(1);
+  await mcp.getByRole('button', { name: `Remove ${MCP_SERVER}/oauth/mcp` }).click();
+  await expect(mcp.getByRole('listitem')).toHaveCount(0);
+});

@@ -1,9 +1,10 @@
 /**
- * Settings' MCP servers: add one by URL (with an Authorization header if it wants one), see its
- * tools, remove it. Kept in this browser's localStorage; a server that cannot be used says why
+ * Settings' MCP servers: add one by URL (with an Authorization header, or signing in by OAuth
+ * when the server asks), see its tools, remove it. Kept in this browser's localStorage; a server that cannot be used says why
  * (a CORS refusal names the headers the server must send).
  */
 import { type McpServer, mcpServer } from 'moat';
+import { browserOAuth } from 'moat/mcp';
 import { h } from './dom';
 
 const KEY = 'moat-demo-mcp-servers';
@@ -31,11 +32,16 @@ function saveServers(servers: readonly SavedServer[], storage: Storage = localSt
   storage.setItem(KEY, JSON.stringify(servers));
 }
 
+/** The server's OAuth sign-in: a window to its authorization server, back to oauth-callback.html. */
+const oauth = (url: string) =>
+  browserOAuth({ url, redirectUrl: new URL('oauth-callback.html', location.href), clientName: 'Moat demo' });
+
+/** With the Authorization header given, else signing in by OAuth if the server asks for it. */
 export function connect(saved: SavedServer): McpServer {
-  return mcpServer({
-    url: saved.url,
-    ...(saved.authorization ? { headers: { Authorization: saved.authorization } } : {}),
-  });
+  const { url, authorization } = saved;
+  return authorization
+    ? mcpServer({ url, headers: { Authorization: authorization } })
+    : mcpServer({ url, authProvider: oauth(url) });
 }
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -60,6 +66,8 @@ export function setUpMcpServers(onChange: (servers: McpServer[]) => void, onProb
   const changed = () => onChange([...live.values()]);
   const remove = (gone: SavedServer) => {
     void live.get(gone.url)?.close();
+    // Its tokens go too (none were kept for a server with a header).
+    if (!gone.authorization) void oauth(gone.url).signOut();
     live.delete(gone.url);
     saved = saved.filter((s) => s !== gone);
     saveServers(saved);

@@ -33,6 +33,17 @@ function connect(options: Partial<BrowserOAuthOptions> = {}) {
 type Logged = { method: string; path: string; origin: string | null; jsonrpcMethod?: string };
 const getJson = async (path: string) => (await (await fetch(`${base}${path}`)).json()) as Logged[];
 
+/** What the next redirect page's finishOAuth says (test/mcp-oauth/callback.ts tells). */
+function nextCallback(): Promise<unknown> {
+  const channel = new BroadcastChannel('moat-oauth-test-callback');
+  return new Promise((resolve) => {
+    channel.onmessage = ({ data }) => {
+      channel.close();
+      resolve(data);
+    };
+  });
+}
+
 async function echo(server: McpServer, text: string): Promise<ToolMessage> {
   const invoker = new ToolInvoker({ tools: [server], onError: 'throw' });
   const { messages } = await invoker.run([{ id: `c-${text}`, name: 'echo', args: { text } }]);
@@ -53,7 +64,10 @@ describe('signing in', () => {
   it('a 401 opens the sign-in window; once the redirect page finishes, the call goes on with the token', async () => {
     const opened = vi.spyOn(window, 'open');
     const { server, authProvider } = connect();
+    const callback = nextCallback();
     expect((await server.specs()).map((s) => s.name)).toContain('echo');
+    // The redirect page knows it is the popup, to close.
+    expect(await callback).toEqual({ url, popup: true });
     expect(opened).toHaveBeenCalledOnce();
     const authorize = new URL(String(opened.mock.calls[0]?.[0]));
     expect(authorize.pathname).toBe('/authorize');
@@ -148,8 +162,10 @@ describe('when signing in does not finish', () => {
     expect(error).toMatchObject({ reason: 'unauthorized', message: expect.stringContaining('finishOAuth') });
     expect(await authProvider.tokens()).toBeUndefined();
     // The app's own way: a window of its choosing, which lands on the callback page.
+    const callback = nextCallback();
     window.open(urls[0], 'moat-oauth-test', 'popup');
-    await vi.waitFor(async () => expect(await authProvider.tokens()).toBeDefined(), { timeout: 10_000 });
+    expect(await callback).toEqual({ url, popup: false });
+    expect(await authProvider.tokens()).toBeDefined();
     expect((await echo(server, 'now')).content).toBe('echo: now');
   });
 

@@ -84,6 +84,8 @@ interface Saved {
   verifier?: string;
   /** The `state` of the sign-in under way: finishOAuth finds the server by it. */
   state?: string;
+  /** Whether that sign-in went by popup (its redirect page then closes). */
+  popup?: boolean;
   discovery?: unknown;
 }
 
@@ -232,6 +234,9 @@ class Provider implements BrowserOAuth {
 
   async redirectToAuthorization(authorizationUrl: URL) {
     const open = this.#open;
+    await this.#change((saved) => {
+      saved.popup = open === 'popup';
+    });
     if (open === 'page') return location.assign(authorizationUrl);
     if (typeof open === 'function') return open(authorizationUrl);
     const state = (await read(this.#key))?.state ?? '';
@@ -285,14 +290,17 @@ function finishedElsewhere(state: string, url: string): { done: Promise<void>; s
 
 /**
  * On the redirect page: trades the authorization server's code for tokens, keeps them, and tells
- * the page that is waiting (a popup's opener). Resolves with the MCP server's URL.
+ * the page that is waiting (a popup's opener). Resolves with the MCP server's URL, and whether the
+ * sign-in went by popup (then this page is that window, to close; the sign-in page's opener
+ * policy may have cut `window.opener`, so that cannot tell).
  *
  * @example
  * // oauth-callback.html
- * await finishOAuth();
- * if (window.opener) window.close(); else location.replace('/');
+ * const { popup } = await finishOAuth();
+ * if (popup) window.close();
+ * else location.replace('/');
  */
-export async function finishOAuth(callbackUrl: string | URL = location.href): Promise<{ url: string }> {
+export async function finishOAuth(callbackUrl: string | URL = location.href): Promise<{ url: string; popup: boolean }> {
   const answer = httpUrl(callbackUrl, 'the callback URL').searchParams;
   const state = answer.get('state') ?? '';
   const found = await waitingFor(state);
@@ -327,10 +335,11 @@ export async function finishOAuth(callbackUrl: string | URL = location.href): Pr
     await change(url, saved, (kept) => {
       delete kept.state;
       delete kept.verifier;
+      delete kept.popup;
     });
   }
   tell();
-  return { url };
+  return { url, popup: saved.popup === true };
 }
 
 async function waitingFor(state: string): Promise<[string, Saved] | undefined> {
