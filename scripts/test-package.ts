@@ -86,7 +86,9 @@ const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 const mcp = await startMcpTestServer();
 const browser = await chromium.launch(chromiumLaunchOptions());
 const problems: string[] = [];
-let outcome: { state: string | undefined; tool: string; answer: string; error: string; mcp: string } | undefined;
+let outcome:
+  | { state: string | undefined; tool: string; answer: string; error: string; mcp: string; oauth: string }
+  | undefined;
 try {
   const page = await browser.newPage();
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -102,6 +104,7 @@ try {
     answer: document.getElementById('answer')?.textContent ?? '',
     error: document.getElementById('error')?.textContent ?? '',
     mcp: document.getElementById('mcp')?.textContent ?? '',
+    oauth: document.getElementById('oauth')?.textContent ?? '',
   }));
 } finally {
   await browser.close();
@@ -116,6 +119,7 @@ const expected = {
   answer: '6 x 7 = 42',
   error: '',
   mcp: 'echo: from the package',
+  oauth: 'echo: signed in',
 };
 if (JSON.stringify(outcome) !== JSON.stringify(expected)) {
   fail(
@@ -123,6 +127,6 @@ if (JSON.stringify(outcome) !== JSON.stringify(expected)) {
       (problems.length ? `\n  ${problems.join('\n  ')}` : ''),
   );
 }
-console.log(`✓ the agent's worker tool and an MCP server's tool answered in Chromium (${url})`);
+console.log(`✓ the agent's worker tool, an MCP server's tool and one behind OAuth answered in Chromium (${url})`);
 rmSync(app, { recursive: true, force: true });
 console.log(`package test passed in ${((performance.now() - started) / 1000).toFixed(1)} s`);

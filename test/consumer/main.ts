@@ -1,4 +1,5 @@
 import { createAgent, createWorkerPool, mcpServer, scriptedModel, ToolInvoker } from 'moat';
+import { browserOAuth, finishOAuth } from 'moat/mcp';
 import { textOf } from 'moat/messages';
 import { toOpenAITools } from 'moat/providers';
 import toolsUrl from './tools.worker.ts?worker&url';
@@ -8,6 +9,13 @@ const show = (id: string, text: string) => {
   const element = document.getElementById(id);
   if (element) element.textContent = text;
 };
+
+// This page is also where an MCP server's sign-in comes back (in its popup): it finishes there.
+if (new URLSearchParams(location.search).has('state')) {
+  const { popup } = await finishOAuth();
+  if (popup) window.close();
+  await new Promise(() => {});
+}
 
 // Sealed, the default: the tools run in a sandboxed frame's worker, read from this app's origin.
 const pool = createWorkerPool({ worker: toolsUrl });
@@ -44,6 +52,15 @@ try {
     ]);
     show('mcp', textOf(messages[0]?.content ?? ''));
     await server.close();
+    // One that wants OAuth: a sign-in window, back to this page, then the call.
+    const url = `${mcp}/oauth/mcp`;
+    const redirectUrl = new URL(location.pathname, location.href);
+    const signedIn = mcpServer({ url, authProvider: browserOAuth({ url, redirectUrl }) });
+    const { messages: after } = await new ToolInvoker({ tools: [signedIn] }).run([
+      { id: 'o', name: 'echo', args: { text: 'signed in' } },
+    ]);
+    show('oauth', textOf(after[0]?.content ?? ''));
+    await signedIn.close();
   }
   document.body.dataset.state = 'done';
 } catch (error) {
