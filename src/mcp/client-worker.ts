@@ -16,6 +16,19 @@ import type { FromWorker, McpCallResult, McpTool, ToWorker, WireFailure } from '
 const NO_LIMIT = 2_147_483_647;
 /** A server whose cursors never end is cut off here. */
 const MAX_PAGES = 1_000;
+/**
+ * The most an answer may weigh (as JSON text) to reach the page: a hostile or broken server's
+ * gigabyte stays in this frame's process (which may die of it: the page lives), not the page's.
+ */
+export const MAX_ANSWER_CHARS = 32 * 1024 * 1024;
+
+/** The failure for an answer over MAX_ANSWER_CHARS, or undefined when it is within. */
+function overweight(answer: unknown, what: string): WireFailure | undefined {
+  const chars = JSON.stringify(answer)?.length ?? 0;
+  if (chars <= MAX_ANSWER_CHARS) return undefined;
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return { kind: 'too-large', message: `${what} is ${mb(chars)} as JSON, over the limit of ${mb(MAX_ANSWER_CHARS)}` };
+}
 
 addEventListener('message', (event: MessageEvent) => {
   const port = event.ports[0];
@@ -48,7 +61,9 @@ function serve(port: MessagePort): void {
       http.headers = data.headers;
     } else if (data.t === 'list' && client) {
       try {
-        post({ t: 'tools', id: data.id, tools: await listTools(client) });
+        const tools = await listTools(client);
+        const tooLarge = overweight(tools, 'The tool list');
+        post(tooLarge ? { t: 'failed', id: data.id, error: tooLarge } : { t: 'tools', id: data.id, tools });
       } catch (error) {
         post({ t: 'failed', id: data.id, error: await failure(error, url, http) });
       }
@@ -70,7 +85,9 @@ function serve(port: MessagePort): void {
               ...(message === undefined ? {} : { message }),
             }),
         });
-        if (!controller.signal.aborted) post({ t: 'result', id, result: result as McpCallResult });
+        const tooLarge = overweight(result, `The result of ${data.name}`);
+        if (controller.signal.aborted) return;
+        post(tooLarge ? { t: 'failed', id, error: tooLarge } : { t: 'result', id, result: result as McpCallResult });
       } catch (error) {
         if (!controller.signal.aborted) post({ t: 'failed', id, error: await failure(error, url, http) });
       } finally {

@@ -206,6 +206,19 @@ describe(`mcpServer (cross-origin isolated: ${crossOriginIsolated})`, () => {
     expect(() => mcpServer({ url: 'ftp://mcp.example.com/' })).toThrow(/http\(s\) URL/);
   });
 
+  it('keeps an answer over 32 MB from the page: the call fails, readable by the model, and the next call works', async () => {
+    const server = open();
+    const invoker = new ToolInvoker({ tools: [server] });
+    const huge = 'x'.repeat(33 * 1024 * 1024);
+    const { messages } = await invoker.run([{ id: 'big', name: 'echo', args: { text: huge } }]);
+    expect(messages[0]).toMatchObject({
+      status: 'error',
+      content: expect.stringMatching(/The result of echo is 33\.0 MB as JSON, over the limit of 32\.0 MB/),
+    });
+    const { messages: after } = await invoker.run([{ id: 'small', name: 'echo', args: { text: 'ok' } }]);
+    expect(after[0]?.content).toBe('echo: ok');
+  });
+
   it('sends the headers it is given; a refusal without them says so', async () => {
     await expect(open('/auth/mcp').specs()).rejects.toMatchObject({
       reason: 'unauthorized',

@@ -268,7 +268,7 @@ class McpClient implements McpServer {
           // The session is gone (the server restarted, say): the next use starts a new one.
           if (failure.kind === 'http' && failure.status === 404)
             queueMicrotask(() => connection.end(this.#failure(failure)));
-          return failure.kind === 'rpc'
+          return failure.kind === 'rpc' || failure.kind === 'too-large'
             ? new ToolExecutionError({ toolName: call.name, toolCallId: call.id, cause: new Error(failure.message) })
             : this.#failure(failure);
         },
@@ -417,7 +417,7 @@ class McpClient implements McpServer {
 
   #failure(failure: WireFailure): McpConnectionError {
     const url = this.#url.href;
-    const reason = failure.kind === 'rpc' ? 'protocol' : failure.kind;
+    const reason = failure.kind === 'rpc' || failure.kind === 'too-large' ? 'protocol' : failure.kind;
     const status = failure.status;
     if (status === 401 || status === 403) this.#challenge = failure.challenge;
     const sent = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
@@ -435,7 +435,10 @@ class McpClient implements McpServer {
         ? `The MCP server at ${url} refused the client (HTTP ${status})`
         : `The MCP server at ${url} refused the client (HTTP ${status}): give it credentials in \`headers\` (an Authorization header, say), or an \`authProvider\` for OAuth`,
       http: `The MCP server at ${url} answered HTTP ${status}: ${failure.message}`,
-      protocol: `The MCP server at ${url} did not answer as an MCP server: ${failure.message}`,
+      protocol:
+        failure.kind === 'too-large'
+          ? `The MCP server at ${url} sent too much: ${failure.message}`
+          : `The MCP server at ${url} did not answer as an MCP server: ${failure.message}`,
     }[reason];
     return new McpConnectionError({ url, reason, message, ...(status === undefined ? {} : { status }) });
   }

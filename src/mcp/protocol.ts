@@ -42,9 +42,10 @@ export interface WireFailure {
   /**
    * `cors`: the server answered but its CORS headers keep the answer from the client;
    * `unreachable`: nothing answered; `unauthorized`: 401 or 403; `http`: another HTTP status;
-   * `rpc`: the server answered with a JSON-RPC error; `protocol`: anything else.
+   * `rpc`: the server answered with a JSON-RPC error; `too-large`: its answer is over the limit
+   * (client-worker.ts's MAX_ANSWER_CHARS); `protocol`: anything else.
    */
-  kind: 'cors' | 'unreachable' | 'unauthorized' | 'http' | 'rpc' | 'protocol';
+  kind: 'cors' | 'unreachable' | 'unauthorized' | 'http' | 'rpc' | 'too-large' | 'protocol';
   message: string;
   status?: number;
   code?: number;
