@@ -218,6 +218,8 @@ class McpClient implements McpServer {
   /** What the last 401 asked for, to sign in with. */
   #challenge: WireFailure['challenge'];
   #signingIn: Promise<void> | undefined;
+  /** Every tool name given so far → the server's name (see toSpecs). */
+  readonly #given = new Map<string, string>();
   readonly #listeners = new Set<() => void>();
   /** The connection, made when first needed; again after it failed or ended. */
   readonly #connection = onceUntilFailure(() => this.#open());
@@ -299,7 +301,7 @@ class McpClient implements McpServer {
       { t: 'list' },
       { timeoutMs: ANSWER_MS, failure: (failure) => this.#failure(failure) },
     );
-    const made = toSpecs((answer as Extract<FromWorker, { t: 'tools' }>).tools, this.#allow);
+    const made = toSpecs((answer as Extract<FromWorker, { t: 'tools' }>).tools, this.#allow, this.#given);
     this.skipped = made.skipped;
     return made;
   }

@@ -32,6 +32,25 @@ describe('MCP tools as specs', () => {
     expect(names.get('files_read_2')).toBe('files_read');
   });
 
+  it('keeps each name across list changes: a name never comes to mean another tool', () => {
+    const given = new Map<string, string>();
+    const first = toSpecs([tool('files.read'), tool('files:read')], undefined, given);
+    expect([...first.names]).toEqual([
+      ['files_read', 'files.read'],
+      ['files_read_2', 'files:read'],
+    ]);
+    // files.read gone, a tool really called files_read added: files:read keeps its name, and
+    // files_read (which meant files.read) is not given to anyone else.
+    const second = toSpecs([tool('files:read'), tool('files_read')], undefined, given);
+    expect([...second.names]).toEqual([
+      ['files_read_2', 'files:read'],
+      ['files_read_3', 'files_read'],
+    ]);
+    expect(second.names.has('files_read')).toBe(false);
+    // Back again, files.read has its old name.
+    expect(toSpecs([tool('files.read')], undefined, given).names.get('files_read')).toBe('files.read');
+  });
+
   it('offers only the allowed tools, by name or by test', () => {
     const tools = [tool('a'), tool('b', { annotations: { readOnlyHint: true } })];
     expect(toSpecs(tools, ['b']).specs.map((s) => s.name)).toEqual(['b']);

@@ -25,16 +25,31 @@ export interface McpSpecs {
  * rewritten (`a_b`), made unique. A tool asks for approval unless the server says it only reads
  * (`readOnlyHint`) or does nothing destructive (`destructiveHint: false`): the MCP spec's
  * defaults, under which an unannotated tool may destroy.
+ *
+ * `given` holds every name given before by the same source (spec name → the server's name), and
+ * gets the new ones: across list changes a tool keeps its name, and a name never comes to mean
+ * another tool (a call the model made from an older list finds its tool, or none).
  */
-export function toSpecs(tools: readonly McpTool[], allow?: AllowTools): McpSpecs {
+export function toSpecs(
+  tools: readonly McpTool[],
+  allow?: AllowTools,
+  given: Map<string, string> = new Map(),
+): McpSpecs {
   const specs: ToolSpec[] = [];
   const names = new Map<string, string>();
   const skipped: McpSpecs['skipped'] = [];
   const allowed =
     allow === undefined ? () => true : typeof allow === 'function' ? allow : (t: McpTool) => allow.includes(t.name);
+  const before = new Map([...given].map(([spec, server]) => [server, spec]));
+  const taken = (candidate: string, server: string) =>
+    names.has(candidate) || (given.has(candidate) && given.get(candidate) !== server);
   for (const tool of tools) {
     if (!allowed(tool)) continue;
-    const name = uniqueName(tool.name, names);
+    const name = before.get(tool.name) ?? uniqueName(tool.name, (candidate) => taken(candidate, tool.name));
+    if (names.has(name)) {
+      skipped.push({ name: tool.name, reason: 'the server listed it twice' });
+      continue;
+    }
     const { annotations: hints } = tool;
     const spec: ToolSpec = {
       name,
@@ -51,15 +66,16 @@ export function toSpecs(tools: readonly McpTool[], allow?: AllowTools): McpSpecs
       continue;
     }
     names.set(name, tool.name);
+    given.set(name, tool.name);
     specs.push(spec);
   }
   return { specs, names, skipped };
 }
 
-function uniqueName(name: string, taken: Map<string, string>): string {
+function uniqueName(name: string, taken: (candidate: string) => boolean): string {
   const base = TOOL_NAME_PATTERN.test(name) ? name : name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
   let candidate = base;
-  for (let n = 2; taken.has(candidate); n++) candidate = `${base.slice(0, 60)}_${n}`;
+  for (let n = 2; taken(candidate); n++) candidate = `${base.slice(0, 60)}_${n}`;
   return candidate;
 }
 

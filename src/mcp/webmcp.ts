@@ -175,6 +175,7 @@ export const UNTRUSTED = '[Untrusted result of a tool this page registered (WebM
  */
 export function pageTools(): ToolSource {
   let names = new Map<string, RegisteredTool>();
+  const given = new Map<string, string>();
   return {
     kind: 'tool-source',
     name: 'WebMCP tools of this page',
@@ -183,7 +184,7 @@ export function pageTools(): ToolSource {
       if (typeof context.getTools !== 'function')
         throw new TypeError("This browser's WebMCP does not let page script list its tools (no modelContext.getTools)");
       const registered = (await context.getTools()).filter((tool) => !exposed.has(tool.name));
-      const made = toSpecs(registered.map(asMcpTool));
+      const made = toSpecs(registered.map(asMcpTool), undefined, given);
       const byName = new Map(registered.map((tool) => [tool.name, tool]));
       names = new Map([...made.names].map(([spec, name]) => [spec, byName.get(name) as RegisteredTool]));
       return made.specs;
