@@ -72,6 +72,10 @@ test('images pasted and dropped go with the message, are described, and are stil
     .locator('img.attachment')
     .evaluateAll((images) => images.map((i) => (i as HTMLImageElement).naturalWidth));
   expect(widths).toEqual([64, 20]);
+  // Each still named as the file it came from.
+  const sentFirst = page.getByTestId('user').first();
+  await expect(sentFirst.getByRole('img', { name: 'pasted.png' })).toBeVisible();
+  await expect(sentFirst.getByRole('img', { name: 'dropped.png' })).toBeVisible();
   await expect(cards(page, 'draw_chart').getByTestId('tool-result').locator('img.attachment')).toBeVisible();
 });
 

@@ -168,7 +168,7 @@ describe('send', () => {
     await first;
   });
 
-  it('sends attachments with the message: the model gets them as parts, the chat shows them, a reload too', async () => {
+  it('sends attachments with the message: the model gets them as parts, the chat shows them (named as their files), a reload too', async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
     const seeing = scriptedModel((messages) => {
       const last = messages.at(-1);
@@ -190,7 +190,7 @@ describe('send', () => {
     const url = `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
     expect(shown[0]?.parts).toEqual([
       { type: 'text', text: 'What are these?' },
-      { type: 'image', url, mediaType: 'image/png' },
+      { type: 'image', url, mediaType: 'image/png', filename: 'pixel.png' },
       { type: 'image', url, mediaType: 'image/png' },
       { type: 'file', url: expect.stringMatching(/^data:text\/csv;base64,/), mediaType: 'text/csv', filename: 'n.csv' },
     ]);

@@ -389,9 +389,7 @@ async function withAttachments(text: string, attachments: readonly Attachment[])
   const inputs: ContentPartInput[] = attachments.map((a) => (isBlob(a) ? { type: 'file', data: a } : a));
   const parts = await toContent([...(text.trim() === '' ? [] : [{ type: 'text' as const, text }]), ...inputs]);
   return (parts as ContentPart[]).map((part) =>
-    part.type === 'file' && part.mediaType.startsWith('image/')
-      ? { type: 'image', data: part.data, mediaType: part.mediaType }
-      : part,
+    part.type === 'file' && part.mediaType.startsWith('image/') ? { ...part, type: 'image' } : part,
   );
 }
 

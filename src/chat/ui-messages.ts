@@ -82,7 +82,7 @@ function mediaOf(content: Content): UIMediaPart[] {
       type: part.type,
       url,
       ...(part.mediaType ? { mediaType: part.mediaType } : {}),
-      ...(part.type === 'file' && part.filename ? { filename: part.filename } : {}),
+      ...(part.filename ? { filename: part.filename } : {}),
     });
   }
   return media;

@@ -8,7 +8,7 @@ import type { ContentPart, Message } from './types';
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const parts: ContentPart[] = [
   { type: 'text', text: 'What is in this picture?' },
-  { type: 'image', data: PNG_BASE64, mediaType: 'image/png' },
+  { type: 'image', data: PNG_BASE64, mediaType: 'image/png', filename: 'dot.png' },
   { type: 'image', data: 'https://example.com/cat.jpg' },
   { type: 'image', data: `data:image/png;base64,${PNG_BASE64}` },
   { type: 'file', data: 'JVBERi0xLjcK', mediaType: 'application/pdf', filename: 'report.pdf' },

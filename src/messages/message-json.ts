@@ -67,7 +67,12 @@ const mediaType =
   };
 const PARTS: Record<string, Record<string, [Check, 'optional'?]>> = {
   text: { type: [string], text: [string] },
-  image: { type: [string], data: [mediaData], mediaType: optional(mediaType('image/')) },
+  image: {
+    type: [string],
+    data: [mediaData],
+    mediaType: optional(mediaType('image/')),
+    filename: optional(string),
+  },
   file: { type: [string], data: [mediaData], mediaType: [mediaType()], filename: optional(string) },
 };
 const part: Check = (v, path, issues) => {

@@ -7,7 +7,7 @@ const PDF = new TextEncoder().encode('%PDF-1.7\n%âãÏÓ\n');
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
 describe('toContentPart', () => {
-  it('reads a File into base64, with its type and, for a file part, its name', async () => {
+  it('reads a File into base64, with its type and its name', async () => {
     const file = new File([PDF], 'report.pdf', { type: 'application/pdf' });
     expect(await toContentPart({ type: 'file', data: file })).toEqual({
       type: 'file',
@@ -20,7 +20,14 @@ describe('toContentPart', () => {
       type: 'image',
       data: b64(PNG),
       mediaType: 'image/png',
+      filename: 'a.png',
     });
+    expect(await toContentPart({ type: 'image', data: new Blob([PNG]) })).toEqual({
+      type: 'image',
+      data: b64(PNG),
+      mediaType: 'image/png',
+    });
+    await expect(toContentPart({ type: 'image', data: PNG, filename: 7 as never })).rejects.toThrow(/`filename`/);
   });
 
   it('keeps a media type as type/subtype in lower case: parameters and capitals go', async () => {

@@ -9,7 +9,7 @@ import {
   sniffMediaType,
   typeOfBase64,
 } from './media-data';
-import type { Content, ContentPart, TextPart } from './types';
+import type { Content, ContentPart, ImagePart, TextPart } from './types';
 
 /** Image or file data as a user hands it over: a `File`, a `Blob`, bytes, a `URL`, or a string (base64 or a URL). */
 export type MediaInput = string | URL | Blob | ArrayBuffer | ArrayBufferView;
@@ -19,6 +19,8 @@ export interface ImagePartInput {
   type: 'image';
   data: MediaInput;
   mediaType?: string;
+  /** Default: a `File`'s name. Shown to people, not sent to a model. */
+  filename?: string;
 }
 
 /** A file (a PDF, say) to read: as an image, and `filename` defaults to a `File`'s name. */
@@ -84,17 +86,18 @@ export function readContentPart(input: ContentPartInput, blob?: BlobBytes): Cont
       `Expected \`mediaType\` to be type/subtype (image/png, say), got ${describeValue(part.mediaType)}`,
     );
   const read = readData(given === undefined ? part : { ...part, mediaType: given }, blob);
-  if (part.type === 'image') {
-    if (read.mediaType !== undefined && !read.mediaType.startsWith('image/'))
-      throw new TypeError(`An image part holds ${read.mediaType}: send it as a { type: 'file' } part`);
-    return read.mediaType === undefined
-      ? { type: 'image', data: read.data }
-      : { type: 'image', data: read.data, mediaType: read.mediaType };
-  }
-  if (read.mediaType === undefined) throw new UnknownMediaTypeError({ part: 'file', source: read.source });
   const filename = part.filename ?? read.filename;
   if (filename !== undefined && typeof filename !== 'string')
     throw new TypeError(`Expected \`filename\` to be a string, got ${describeValue(filename)}`);
+  if (part.type === 'image') {
+    if (read.mediaType !== undefined && !read.mediaType.startsWith('image/'))
+      throw new TypeError(`An image part holds ${read.mediaType}: send it as a { type: 'file' } part`);
+    const image: ImagePart = { type: 'image', data: read.data };
+    if (read.mediaType !== undefined) image.mediaType = read.mediaType;
+    if (filename !== undefined) image.filename = filename;
+    return image;
+  }
+  if (read.mediaType === undefined) throw new UnknownMediaTypeError({ part: 'file', source: read.source });
   return filename === undefined
     ? { type: 'file', data: read.data, mediaType: read.mediaType }
     : { type: 'file', data: read.data, mediaType: read.mediaType, filename };

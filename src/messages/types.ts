@@ -62,6 +62,8 @@ export interface ImagePart {
   type: 'image';
   data: string;
   mediaType?: string;
+  /** The name it came with (a `File`'s): shown to people, not sent to a model. */
+  filename?: string;
 }
 
 /** A document (a PDF, say): `data` as for an image; `mediaType` always given. */
