@@ -9,7 +9,6 @@ import { McpConnectionError } from '../errors/mcp-connection-error';
 import { describeValue } from '../errors/moat-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
-import type { SandboxedFrame } from '../frame/sandboxed-frame';
 import type { ToolOutcome, ToolSource, ToolSourceRuntime } from '../invoker/types';
 import { isPlainObject } from '../json/json-value';
 import type { ToolCall } from '../messages/types';
@@ -17,9 +16,10 @@ import { onceUntilFailure } from '../pool/once-until-failure';
 import { cspOrigin } from '../pool/worker-csp';
 import type { ToolSpec } from '../providers/tool-spec';
 import { startClientFrame } from './client-frame';
+import { Connection } from './connection';
 import { type AllowTools, type McpSpecs, toOutcome, toSpecs } from './mcp-tools';
 import type { McpAuthProvider } from './oauth';
-import type { FromWorker, ToWorker, WireFailure } from './protocol';
+import type { FromWorker, WireFailure } from './protocol';
 
 export type { AllowTools } from './mcp-tools';
 export type { McpTool } from './protocol';
@@ -98,114 +98,6 @@ export function mcpServer(options: McpServerOptions): McpServer {
       `Expected \`allowTools\` to be a list of names or a function, got ${describeValue(allowTools)}`,
     );
   return new McpClient(url, headers as Record<string, string>, allowTools, options.name ?? url.host, authProvider);
-}
-
-type Request = ToWorker extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
-
-interface Asking {
-  signal?: AbortSignal;
-  progress?: (delta: unknown) => void;
-  /** The answer's time limit; running out ends the connection (it is not answering). */
-  timeoutMs?: number;
-  /** The error a failure answer becomes. */
-  failure(failure: WireFailure): Error;
-}
-
-/** One client worker in its frame, and the requests waiting on it; ended once, for good. */
-class Connection {
-  readonly #port: MessagePort;
-  readonly #frame: SandboxedFrame;
-  readonly #waiting = new Map<number, { answer(data: FromWorker): void; fail(error: Error): void } & Asking>();
-  #nextId = 1;
-  #ended: Error | undefined;
-  onChanged = () => {};
-  onEnded = () => {};
-
-  constructor(port: MessagePort, frame: SandboxedFrame) {
-    this.#port = port;
-    this.#frame = frame;
-    port.onmessage = ({ data }: MessageEvent<FromWorker>) => this.#receive(data);
-  }
-
-  /** Resolves with the answer to `message`; rejects with its failure, the signal's reason, or the end. */
-  request(message: Request, asking: Asking): Promise<FromWorker> {
-    const id = this.#nextId++;
-    const { signal, timeoutMs } = asking;
-    return new Promise<FromWorker>((resolve, reject) => {
-      if (this.#ended) return reject(this.#ended);
-      if (signal?.aborted) return reject(signal.reason);
-      const late = () => this.end(asking.failure({ kind: 'protocol', message: `no answer within ${timeoutMs} ms` }));
-      const timer = timeoutMs === undefined ? undefined : setTimeout(late, timeoutMs);
-      const onAbort = () => {
-        done();
-        this.#port.postMessage({ t: 'cancel', id, reason: reasonText(signal?.reason) } satisfies ToWorker);
-        reject(signal?.reason);
-      };
-      const done = () => {
-        this.#waiting.delete(id);
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#waiting.set(id, {
-        ...asking,
-        answer: (data) => {
-          done();
-          resolve(data);
-        },
-        fail: (error) => {
-          done();
-          reject(error);
-        },
-      });
-      this.#port.postMessage({ ...message, id } as ToWorker);
-    });
-  }
-
-  /** Every later request carries these headers (a fresh access token). */
-  setHeaders(headers: Record<string, string>): void {
-    if (!this.#ended) this.#port.postMessage({ t: 'headers', headers } satisfies ToWorker);
-  }
-
-  /** Close the session (an HTTP DELETE where the server keeps one), waiting for it at most 2 s. */
-  async close(): Promise<void> {
-    if (this.#ended) return;
-    const closed = new Promise<void>((resolve) => {
-      this.#port.addEventListener('message', (e) => (e.data as FromWorker).t === 'closed' && resolve());
-      setTimeout(resolve, 2_000);
-    });
-    this.#port.postMessage({ t: 'close' } satisfies ToWorker);
-    await closed;
-  }
-
-  /** Its frame goes, and whatever waited on it fails with `error`. */
-  end(error: Error): void {
-    if (this.#ended) return;
-    this.#ended = error;
-    this.#port.close();
-    this.#frame.close();
-    for (const waiting of [...this.#waiting.values()]) waiting.fail(error);
-    this.onEnded();
-  }
-
-  #receive(data: FromWorker): void {
-    if (data.t === 'changed') {
-      this.onChanged();
-      return;
-    }
-    if (!('id' in data)) return;
-    const waiting = this.#waiting.get(data.id);
-    if (!waiting) return;
-    if (data.t === 'progress') {
-      const { progress, total, message } = data;
-      waiting.progress?.({ progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) });
-    } else if (data.t === 'failed') waiting.fail(waiting.failure(data.error));
-    else waiting.answer(data);
-  }
-}
-
-function reasonText(reason: unknown): string {
-  return reason instanceof Error ? reason.message : String(reason);
 }
 
 class McpClient implements McpServer {
