@@ -141,6 +141,20 @@ describe('signing in', () => {
     expect(scopes).toEqual(['mcp:tools', 'mcp:tools mcp:admin']);
   });
 
+  it('a new redirectUrl registers the app again (its registration names the old one)', {
+    timeout: 20_000,
+  }, async () => {
+    await echo(connect().server, 'old');
+    const moved = `${redirectUrl}?moved`;
+    const { server, authProvider } = connect({ redirectUrl: moved });
+    await authProvider.invalidateCredentials?.('tokens');
+    const opened = vi.spyOn(window, 'open');
+    expect((await echo(server, 'moved')).content).toBe('echo: moved');
+    expect(new URL(String(opened.mock.calls[0]?.[0])).searchParams.get('redirect_uri')).toBe(moved);
+    const registered = (await getJson('/__oauth/log')).filter((r) => r.path === '/register' && r.method === 'POST');
+    expect(registered).toHaveLength(2);
+  });
+
   it('signOut forgets the tokens: the next use signs in again', async () => {
     const { server, authProvider } = connect();
     await echo(server, 'in');

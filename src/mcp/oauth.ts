@@ -74,11 +74,15 @@ export interface BrowserOAuth extends McpAuthProvider {
   signOut(): Promise<void>;
 }
 
-/** What is kept for one MCP server, under its URL. */
-interface Saved {
+/** How the app signs in to one server: its options, as last given. */
+interface Config {
   redirectUrl: string;
   clientName: string;
   clientMetadataUrl?: string;
+}
+
+/** What is kept for one MCP server, under its URL: the config, and the sign-in's state. */
+interface Saved extends Config {
   client?: McpOAuthClient;
   tokens?: McpOAuthTokens;
   verifier?: string;
@@ -109,9 +113,13 @@ async function read(key: string): Promise<Saved | undefined> {
   return (await database()).get(STORE, key) as Promise<Saved | undefined>;
 }
 
-async function change(key: string, fallback: Saved, edit: (saved: Saved) => void): Promise<void> {
+/** Edits what is kept for `key`, the config written over it (the redirect URL the sign-in used, say). */
+async function change(key: string, config: Config, edit: (saved: Saved) => void): Promise<void> {
   const tx = (await database()).transaction(STORE, 'readwrite');
-  const saved = ((await tx.store.get(key)) as Saved | undefined) ?? { ...fallback };
+  const stored = (await tx.store.get(key)) as Saved | undefined;
+  const saved: Saved = { ...stored, ...config };
+  // A registration names its redirect URL: with another, the app registers again.
+  if (stored && stored.redirectUrl !== config.redirectUrl) delete saved.client;
   edit(saved);
   await Promise.all([tx.store.put(saved, key), tx.done]);
 }
@@ -135,33 +143,33 @@ export function browserOAuth(options: BrowserOAuthOptions): BrowserOAuth {
   const { clientMetadataUrl } = options;
   if (clientMetadataUrl !== undefined && httpUrl(clientMetadataUrl, '`clientMetadataUrl`').protocol !== 'https:')
     throw new TypeError(`Expected \`clientMetadataUrl\` to be an https URL, got ${describeValue(clientMetadataUrl)}`);
-  const fresh: Saved = { redirectUrl: redirectUrl.href, clientName };
-  if (clientMetadataUrl !== undefined) fresh.clientMetadataUrl = clientMetadataUrl;
-  return new Provider(url.href, fresh, open);
+  const config: Config = { redirectUrl: redirectUrl.href, clientName };
+  if (clientMetadataUrl !== undefined) config.clientMetadataUrl = clientMetadataUrl;
+  return new Provider(url.href, config, open);
 }
 
 class Provider implements BrowserOAuth {
   readonly #key: string;
-  readonly #fresh: Saved;
+  readonly #config: Config;
   readonly #open: NonNullable<BrowserOAuthOptions['open']>;
   /** There only when given: the SDK's type has no room for `undefined`. */
   declare readonly clientMetadataUrl?: string;
 
-  constructor(key: string, fresh: Saved, open: NonNullable<BrowserOAuthOptions['open']>) {
+  constructor(key: string, config: Config, open: NonNullable<BrowserOAuthOptions['open']>) {
     this.#key = key;
-    this.#fresh = fresh;
+    this.#config = config;
     this.#open = open;
-    if (fresh.clientMetadataUrl !== undefined) Object.assign(this, { clientMetadataUrl: fresh.clientMetadataUrl });
+    if (config.clientMetadataUrl !== undefined) Object.assign(this, { clientMetadataUrl: config.clientMetadataUrl });
   }
 
   get redirectUrl(): string {
-    return this.#fresh.redirectUrl;
+    return this.#config.redirectUrl;
   }
 
   get clientMetadata() {
     return {
-      client_name: this.#fresh.clientName,
-      redirect_uris: [this.#fresh.redirectUrl],
+      client_name: this.#config.clientName,
+      redirect_uris: [this.#config.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       // A page keeps no secret: a public client, with PKCE.
@@ -178,7 +186,8 @@ class Provider implements BrowserOAuth {
   }
 
   async clientInformation() {
-    return (await read(this.#key))?.client;
+    const saved = await read(this.#key);
+    return saved?.redirectUrl === this.#config.redirectUrl ? saved.client : undefined;
   }
 
   async saveClientInformation(client: McpOAuthClient) {
@@ -255,7 +264,7 @@ class Provider implements BrowserOAuth {
   }
 
   #change(edit: (saved: Saved) => void): Promise<void> {
-    return change(this.#key, this.#fresh, edit);
+    return change(this.#key, this.#config, edit);
   }
 }
 
@@ -311,6 +320,9 @@ export async function finishOAuth(callbackUrl: string | URL = location.href): Pr
       message: `No sign-in waits for this answer (state ${describeValue(state)}): it was finished already, or started in another browser`,
     });
   const [url, saved] = found;
+  // The config the sign-in started with: its redirect URL must be the one the code is traded with.
+  const config: Config = { redirectUrl: saved.redirectUrl, clientName: saved.clientName };
+  if (saved.clientMetadataUrl !== undefined) config.clientMetadataUrl = saved.clientMetadataUrl;
   const tell = (error?: string) => {
     const channel = new BroadcastChannel(CHANNEL);
     channel.postMessage({ state, ...(error === undefined ? {} : { error }) });
@@ -325,14 +337,14 @@ export async function finishOAuth(callbackUrl: string | URL = location.href): Pr
     const code = answer.get('code');
     if (!code) throw new Error('The callback URL has no `code`');
     const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
-    const provider = new Provider(url, saved, 'page');
+    const provider = new Provider(url, config, 'page');
     await auth(provider as unknown as Parameters<typeof auth>[0], { serverUrl: url, authorizationCode: code });
   } catch (error) {
     const message = `Could not sign in to the MCP server ${url}: ${error instanceof Error ? error.message : String(error)}`;
     tell(message);
     throw new McpConnectionError({ url, reason: 'unauthorized', message, cause: error });
   } finally {
-    await change(url, saved, (kept) => {
+    await change(url, config, (kept) => {
       delete kept.state;
       delete kept.verifier;
       delete kept.popup;
