@@ -26,7 +26,7 @@ function describingModel(seen: Message[][]) {
 }
 
 describe('a list of parts as input', () => {
-  it('is one user message: a File read into base64 with its type, the text as it is', async () => {
+  it('is one user message: a File read into base64 with its type and name, the text as it is', async () => {
     const seen: Message[][] = [];
     const checkpointer = createMemoryCheckpointer();
     const agent = createAgent({ model: describingModel(seen), checkpointer });
@@ -39,7 +39,7 @@ describe('a list of parts as input', () => {
       role: 'user',
       content: [
         { type: 'text', text: 'What is in this picture?' },
-        { type: 'image', data: b64(PNG), mediaType: 'image/png' },
+        { type: 'image', data: b64(PNG), mediaType: 'image/png', filename: 'pixel.png' },
       ],
     };
     expect(seen).toEqual([[asked]]);
