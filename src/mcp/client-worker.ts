@@ -22,6 +22,13 @@ const MAX_PAGES = 1_000;
  */
 export const MAX_ANSWER_CHARS = 32 * 1024 * 1024;
 
+/** The most of a server's words (an error, a progress message) that reaches the page. */
+const MAX_TEXT = 2_000;
+
+function clip(text: string): string {
+  return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT)}… (${text.length - MAX_TEXT} characters more)`;
+}
+
 /** The failure for an answer over MAX_ANSWER_CHARS, or undefined when it is within. */
 function overweight(answer: unknown, what: string): WireFailure | undefined {
   const chars = JSON.stringify(answer)?.length ?? 0;
@@ -48,12 +55,7 @@ function serve(port: MessagePort): void {
       try {
         http.headers = data.headers;
         client = await connect(new URL(url), http, () => post({ t: 'changed' }));
-        post({
-          t: 'connected',
-          id: data.id,
-          server: client.getServerVersion(),
-          instructions: client.getInstructions(),
-        });
+        post({ t: 'connected', id: data.id });
       } catch (error) {
         post({ t: 'failed', id: data.id, error: await failure(error, url, http) });
       }
@@ -82,7 +84,7 @@ function serve(port: MessagePort): void {
               id,
               progress,
               ...(total === undefined ? {} : { total }),
-              ...(message === undefined ? {} : { message }),
+              ...(message === undefined ? {} : { message: clip(message) }),
             }),
         });
         const tooLarge = overweight(result, `The result of ${data.name}`);
@@ -177,9 +179,10 @@ async function listTools(client: Client): Promise<McpTool[]> {
  * reaches only the server's own origin, as every request from here does.
  */
 async function failure(error: unknown, url: string, http: Http): Promise<WireFailure> {
-  const message = error instanceof Error ? error.message : String(error);
+  // The SDK's HTTP errors hold the whole body of the answer: the page gets its start.
+  const message = clip(error instanceof Error ? error.message : String(error));
+  // Not taken away once read: calls refused together each need it (every 401 or 403 sets it anew).
   const { challenge } = http;
-  http.challenge = undefined;
   if (error instanceof UnauthorizedError) return { kind: 'unauthorized', message, status: 401, challenge };
   if (
     (error instanceof StreamableHTTPError || error instanceof SseError) &&

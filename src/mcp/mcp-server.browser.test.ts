@@ -219,6 +219,15 @@ describe(`mcpServer (cross-origin isolated: ${crossOriginIsolated})`, () => {
     expect(after[0]?.content).toBe('echo: ok');
   });
 
+  it("keeps a server's long error text from the page: its start, and how much more there was", async () => {
+    const error = (await open('/huge-error/mcp')
+      .specs()
+      .catch((e: unknown) => e)) as McpConnectionError;
+    expect(error).toMatchObject({ reason: 'http', status: 500 });
+    expect(error.message.length).toBeLessThan(2_500);
+    expect(error.message).toMatch(/characters more\)$/);
+  });
+
   it('sends the headers it is given; a refusal without them says so', async () => {
     await expect(open('/auth/mcp').specs()).rejects.toMatchObject({
       reason: 'unauthorized',

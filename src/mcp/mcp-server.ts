@@ -20,6 +20,7 @@ import { Connection } from './connection';
 import { type AllowTools, type McpSpecs, toOutcome, toSpecs } from './mcp-tools';
 import type { McpAuthProvider } from './oauth';
 import type { FromWorker, WireFailure } from './protocol';
+import { OAUTH_SERVER, SignIn, withChallenge } from './sign-in';
 
 export type { AllowTools } from './mcp-tools';
 export type { McpTool } from './protocol';
@@ -92,6 +93,10 @@ export function mcpServer(options: McpServerOptions): McpServer {
   }
   if (authProvider && Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'))
     throw new TypeError('Give an MCP server an `Authorization` header or an `authProvider`, not both');
+  // A browserOAuth() provider keeps the tokens of one server: another's must not get them.
+  const tokensOf = (authProvider as { [OAUTH_SERVER]?: string } | undefined)?.[OAUTH_SERVER];
+  if (tokensOf !== undefined && tokensOf !== url.href)
+    throw new TypeError(`This authProvider keeps the tokens of ${tokensOf}, not of ${url.href}`);
   const { allowTools } = options;
   if (allowTools !== undefined && typeof allowTools !== 'function' && !Array.isArray(allowTools))
     throw new TypeError(
@@ -107,9 +112,9 @@ class McpClient implements McpServer {
   readonly #headers: Record<string, string>;
   readonly #allow: AllowTools | undefined;
   readonly #auth: McpAuthProvider | undefined;
-  /** What the last 401 asked for, to sign in with. */
-  #challenge: WireFailure['challenge'];
-  #signingIn: Promise<void> | undefined;
+  readonly #signIn: SignIn | undefined;
+  /** How many times close() has run: a call that was signing in meanwhile does not go on. */
+  #closes = 0;
   /** Every tool name given so far → the server's name (see toSpecs). */
   readonly #given = new Map<string, string>();
   readonly #listeners = new Set<() => void>();
@@ -131,6 +136,7 @@ class McpClient implements McpServer {
     this.#allow = allow;
     this.name = `MCP server ${name}`;
     this.#auth = auth;
+    this.#signIn = auth && new SignIn(url, auth);
   }
 
   async specs(): Promise<ToolSpec[]> {
@@ -172,6 +178,7 @@ class McpClient implements McpServer {
   }
 
   async close(): Promise<void> {
+    this.#closes++;
     const connecting = this.#connection.current;
     this.#connection.forget();
     this.#listing.forget();
@@ -251,69 +258,33 @@ class McpClient implements McpServer {
 
   /**
    * `attempt`, and once more after signing in, if there is an authProvider and the server refused
-   * it: 401, or 403 with `insufficient_scope` (then the sign-in asks for the scope it named).
+   * it (401, or 403 `insufficient_scope`: see sign-in.ts). A refused request did not run.
    */
   async #signedIn<T>(attempt: () => Promise<T>): Promise<T> {
+    const signIn = this.#signIn;
+    if (!signIn) return attempt();
+    const used = await signIn.token();
+    const closes = this.#closes;
     try {
       return await attempt();
     } catch (error) {
-      if (!(this.#auth && error instanceof McpConnectionError)) throw error;
-      const stepUp = error.status === 403 && this.#challenge?.error === 'insufficient_scope';
-      if (error.status !== 401 && !stepUp) throw error;
-      // A refresh keeps the scope it had: a wider one needs the user again.
-      if (stepUp) await this.#auth.invalidateCredentials?.('tokens');
-      this.#signingIn ??= this.#signIn(this.#auth).finally(() => {
-        this.#signingIn = undefined;
-      });
-      await this.#signingIn;
+      if (!(await signIn.after(error, used))) throw error;
+      if (this.#closes !== closes)
+        throw new McpConnectionError({
+          url: this.#url.href,
+          reason: 'closed',
+          message: `The MCP server ${this.#url.href} was closed while signing in`,
+        });
+      const connection = await this.#connection.current?.catch(() => undefined);
+      connection?.setHeaders(await this.#headersNow());
       return attempt();
     }
-  }
-
-  /**
-   * The official SDK's `auth()`, on the page: it refreshes the tokens, or finds the authorization
-   * server (from the 401's resource metadata), registers, and sends the user to sign in. The
-   * sealed client only ever gets the access token, as a header.
-   */
-  async #signIn(provider: McpAuthProvider): Promise<void> {
-    const url = this.#url.href;
-    const before = (await provider.tokens())?.access_token;
-    const challenge = this.#challenge;
-    try {
-      const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
-      await auth(provider as unknown as Parameters<typeof auth>[0], {
-        serverUrl: this.#url,
-        ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(challenge.resourceMetadataUrl) } : {}),
-        ...(challenge?.scope ? { scope: challenge.scope } : {}),
-      });
-    } catch (error) {
-      if (error instanceof McpConnectionError) throw error;
-      const why = error instanceof Error ? error.message : String(error);
-      throw new McpConnectionError({
-        url,
-        reason: 'unauthorized',
-        message: `Could not sign in to the MCP server ${url}: ${why}`,
-        cause: error,
-      });
-    }
-    const tokens = await provider.tokens();
-    if (!tokens || tokens.access_token === before)
-      throw new McpConnectionError({
-        url,
-        reason: 'unauthorized',
-        message: tokens
-          ? `The MCP server at ${url} refused its access token, and signing in gave no other`
-          : `Signing in to the MCP server at ${url} has begun: once the redirect page has called \`finishOAuth()\`, call again`,
-      });
-    const connection = await this.#connection.current?.catch(() => undefined);
-    connection?.setHeaders(await this.#headersNow());
   }
 
   #failure(failure: WireFailure): McpConnectionError {
     const url = this.#url.href;
     const reason = failure.kind === 'rpc' || failure.kind === 'too-large' ? 'protocol' : failure.kind;
     const status = failure.status;
-    if (status === 401 || status === 403) this.#challenge = failure.challenge;
     const sent = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
     sent.push(...Object.keys(this.#headers).map((h) => h.toLowerCase()));
     if (this.#auth) sent.push('authorization');
@@ -334,6 +305,7 @@ class McpClient implements McpServer {
           ? `The MCP server at ${url} sent too much: ${failure.message}`
           : `The MCP server at ${url} did not answer as an MCP server: ${failure.message}`,
     }[reason];
-    return new McpConnectionError({ url, reason, message, ...(status === undefined ? {} : { status }) });
+    const error = new McpConnectionError({ url, reason, message, ...(status === undefined ? {} : { status }) });
+    return withChallenge(error, failure.challenge);
   }
 }

@@ -30,8 +30,11 @@ function connect(options: Partial<BrowserOAuthOptions> = {}) {
   return { server, authProvider };
 }
 
-type Logged = { method: string; path: string; origin: string | null; jsonrpcMethod?: string };
+type Logged = { method: string; path: string; origin: string | null; jsonrpcMethod?: string; query?: string };
 const getJson = async (path: string) => (await (await fetch(`${base}${path}`)).json()) as Logged[];
+/** The query of each request to /authorize (each sign-in window), oldest first. */
+const authorizations = async () =>
+  (await getJson('/__oauth/log')).flatMap((r) => (r.query ? [new URLSearchParams(r.query)] : []));
 
 /** What the next redirect page's finishOAuth says (test/mcp-oauth/callback.ts tells). */
 function nextCallback(): Promise<unknown> {
@@ -69,9 +72,10 @@ describe('signing in', () => {
     // The redirect page knows it is the popup, to close.
     expect(await callback).toEqual({ url, popup: true });
     expect(opened).toHaveBeenCalledOnce();
-    const authorize = new URL(String(opened.mock.calls[0]?.[0]));
-    expect(authorize.pathname).toBe('/authorize');
-    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+    // Opened blank, cut from this page, then sent to /authorize.
+    expect(opened.mock.calls[0]?.[0]).toBe('about:blank');
+    const [authorize] = await authorizations();
+    expect(Object.fromEntries(authorize ?? [])).toMatchObject({
       response_type: 'code',
       code_challenge_method: 'S256',
       redirect_uri: redirectUrl,
@@ -137,7 +141,7 @@ describe('signing in', () => {
     const { messages } = await invoker.run([{ id: 'wide', name: 'add', args: { a: 2, b: 3 } }]);
     expect(messages[0]?.content).toBe('5');
     expect(opened).toHaveBeenCalledTimes(2);
-    const scopes = opened.mock.calls.map(([target]) => new URL(String(target)).searchParams.get('scope'));
+    const scopes = (await authorizations()).map((query) => query.get('scope'));
     expect(scopes).toEqual(['mcp:tools', 'mcp:tools mcp:admin']);
   });
 
@@ -150,9 +154,47 @@ describe('signing in', () => {
     await authProvider.invalidateCredentials?.('tokens');
     const opened = vi.spyOn(window, 'open');
     expect((await echo(server, 'moved')).content).toBe('echo: moved');
-    expect(new URL(String(opened.mock.calls[0]?.[0])).searchParams.get('redirect_uri')).toBe(moved);
+    expect(opened).toHaveBeenCalledOnce();
+    expect((await authorizations()).map((query) => query.get('redirect_uri'))).toEqual([redirectUrl, moved]);
     const registered = (await getJson('/__oauth/log')).filter((r) => r.path === '/register' && r.method === 'POST');
     expect(registered).toHaveLength(2);
+  });
+
+  it('calls refused together share one sign-in: one refresh, one window for a wider scope', async () => {
+    const { server } = connect();
+    await echo(server, 'first');
+    await fetch(`${base}/__oauth/expire`, { method: 'POST' });
+    const invoker = new ToolInvoker({ tools: [server], onError: 'throw' });
+    const calls = (name: string, args: Record<string, unknown>) =>
+      invoker.run([1, 2, 3].map((n) => ({ id: `${name}-${n}`, name, args })));
+    const refreshed = await calls('echo', { text: 'again' });
+    expect(refreshed.messages.map((m) => m.content)).toEqual(['echo: again', 'echo: again', 'echo: again']);
+    const tokens = (await getJson('/__oauth/log')).filter((r) => r.path === '/token' && r.method === 'POST');
+    expect(tokens).toHaveLength(2); // the sign-in's, and one refresh for all three
+    const opened = vi.spyOn(window, 'open');
+    const wide = await calls('add', { a: 1, b: 1 });
+    expect(wide.messages.map((m) => m.content)).toEqual(['2', '2', '2']);
+    expect(opened).toHaveBeenCalledOnce();
+  });
+
+  it('close() while signing in: the waiting call fails as closed, and does not connect again', async () => {
+    let resume: (() => void) | undefined;
+    const { server } = connect({
+      open: async (authorization) => {
+        await new Promise<void>((go) => {
+          resume = go;
+        });
+        window.open(authorization, 'moat-oauth-test', 'popup');
+        await new Promise((settled) => setTimeout(settled, 3_000));
+      },
+    });
+    const callback = nextCallback();
+    const listing = server.specs();
+    await vi.waitFor(() => expect(resume).toBeDefined());
+    await server.close();
+    resume?.();
+    await callback;
+    await expect(listing).rejects.toMatchObject({ reason: 'closed' });
   });
 
   it('signOut forgets the tokens: the next use signs in again', async () => {
@@ -205,14 +247,41 @@ describe('when signing in does not finish', () => {
   it('a popup flow that the redirect page reports failed rejects the call with that error', async () => {
     const { server } = connect();
     // The window opens, but the answer is a refusal.
-    vi.spyOn(window, 'open').mockImplementation((target) => {
-      const state = new URL(String(target)).searchParams.get('state');
-      void finishOAuth(`${redirectUrl}?error=access_denied&state=${state}`).catch(() => {});
-      return window;
-    });
+    const sent = {
+      opener: window as Window | null,
+      location: {
+        set href(target: string) {
+          const state = new URL(target).searchParams.get('state');
+          void finishOAuth(`${redirectUrl}?error=access_denied&state=${state}`).catch(() => {});
+        },
+      },
+    };
+    vi.spyOn(window, 'open').mockReturnValue(sent as unknown as Window);
     await expect(server.specs()).rejects.toMatchObject({
       reason: 'unauthorized',
       message: expect.stringContaining('access_denied'),
+    });
+    // The window was cut from this page before it went anywhere.
+    expect(sent.opener).toBeNull();
+  });
+
+  it('signed out while the window is open: the redirect page finds no sign-in, and the waiting call hears it at once', async () => {
+    const { server, authProvider } = connect();
+    vi.spyOn(window, 'open').mockReturnValue({
+      opener: null,
+      location: {
+        set href(target: string) {
+          const state = new URL(target).searchParams.get('state');
+          void authProvider
+            .signOut()
+            .then(() => finishOAuth(`${redirectUrl}?code=c&state=${state}`))
+            .catch(() => {});
+        },
+      },
+    } as unknown as Window);
+    await expect(server.specs()).rejects.toMatchObject({
+      reason: 'unauthorized',
+      message: expect.stringContaining('signed out already'),
     });
   });
 
@@ -239,6 +308,8 @@ describe('options', () => {
     const authProvider = browserOAuth({ url, redirectUrl });
     expect(() => mcpServer({ url, authProvider, headers: { authorization: 'Bearer x' } })).toThrow(/not both/);
     expect(() => mcpServer({ url, authProvider: {} as McpAuthProvider })).toThrow(/OAuth client provider/);
+    // A provider keeps one server's tokens: another server does not get them.
+    expect(() => mcpServer({ url: `${base}/mcp`, authProvider })).toThrow(/keeps the tokens of .*oauth\/mcp/);
   });
 
   it('a server without authProvider says how to give credentials', async () => {

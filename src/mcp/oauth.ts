@@ -11,6 +11,7 @@ import { type IDBPDatabase, openDB } from 'idb';
 import { McpConnectionError } from '../errors/mcp-connection-error';
 import { describeValue } from '../errors/moat-error';
 import { isPlainObject } from '../json/json-value';
+import { anonymousFetch, OAUTH_SERVER } from './sign-in';
 
 /** Tokens, as an authorization server issues them (RFC 6749 §5.1). */
 export interface McpOAuthTokens {
@@ -105,6 +106,9 @@ function database(): Promise<IDBPDatabase> {
     upgrade: (made) => {
       made.createObjectStore(STORE);
     },
+  }).catch((error: unknown) => {
+    db = undefined; // the next use tries again
+    throw error;
   });
   return db;
 }
@@ -154,11 +158,14 @@ class Provider implements BrowserOAuth {
   readonly #open: NonNullable<BrowserOAuthOptions['open']>;
   /** There only when given: the SDK's type has no room for `undefined`. */
   declare readonly clientMetadataUrl?: string;
+  /** The server whose tokens these are: mcpServer checks that it is its own. */
+  readonly [OAUTH_SERVER]: string;
 
   constructor(key: string, config: Config, open: NonNullable<BrowserOAuthOptions['open']>) {
     this.#key = key;
     this.#config = config;
     this.#open = open;
+    this[OAUTH_SERVER] = key;
     if (config.clientMetadataUrl !== undefined) Object.assign(this, { clientMetadataUrl: config.clientMetadataUrl });
   }
 
@@ -250,9 +257,15 @@ class Provider implements BrowserOAuth {
     if (typeof open === 'function') return open(authorizationUrl);
     const state = (await read(this.#key))?.state ?? '';
     const finished = finishedElsewhere(state, this.#key);
-    // Not `noopener`: that makes window.open answer null, the same as a blocked window.
-    const opened = window.open(authorizationUrl, 'moat-oauth', 'popup,width=520,height=720');
-    if (!opened) {
+    // A window of this server's own (two servers signing in at once each get one), opened blank
+    // and cut from this page before it goes to the authorization server, which the MCP server
+    // chose: that page gets no handle on this one. (`noopener` would make window.open answer
+    // null, the same as a blocked window.)
+    const opened = window.open('about:blank', `moat-oauth ${this.#key}`, 'popup,width=520,height=720');
+    if (opened) {
+      opened.opener = null;
+      opened.location.href = authorizationUrl.href;
+    } else {
       finished.stop();
       throw new McpConnectionError({
         url: this.#key,
@@ -310,24 +323,27 @@ function finishedElsewhere(state: string, url: string): { done: Promise<void>; s
  * else location.replace('/');
  */
 export async function finishOAuth(callbackUrl: string | URL = location.href): Promise<{ url: string; popup: boolean }> {
-  const answer = httpUrl(callbackUrl, 'the callback URL').searchParams;
+  const callback = httpUrl(callbackUrl, 'the callback URL');
+  const answer = callback.searchParams;
   const state = answer.get('state') ?? '';
-  const found = await waitingFor(state);
-  if (!found)
-    throw new McpConnectionError({
-      url: String(callbackUrl),
-      reason: 'unauthorized',
-      message: `No sign-in waits for this answer (state ${describeValue(state)}): it was finished already, or started in another browser`,
-    });
-  const [url, saved] = found;
-  // The config the sign-in started with: its redirect URL must be the one the code is traded with.
-  const config: Config = { redirectUrl: saved.redirectUrl, clientName: saved.clientName };
-  if (saved.clientMetadataUrl !== undefined) config.clientMetadataUrl = saved.clientMetadataUrl;
+  /** Tells the page waiting for this sign-in (a popup's opener) how it went. */
   const tell = (error?: string) => {
     const channel = new BroadcastChannel(CHANNEL);
     channel.postMessage({ state, ...(error === undefined ? {} : { error }) });
     channel.close();
   };
+  const found = await waitingFor(state);
+  if (!found) {
+    const message = `No sign-in waits for this answer (state ${describeValue(state)}): it was finished or signed out already, or started in another browser`;
+    tell(message);
+    // The callback's address without its query: the code stays out of errors and logs.
+    throw new McpConnectionError({ url: `${callback.origin}${callback.pathname}`, reason: 'unauthorized', message });
+  }
+  const [url, saved] = found;
+  // The config the sign-in started with: its redirect URL must be the one the code is traded with.
+  const config: Config = { redirectUrl: saved.redirectUrl, clientName: saved.clientName };
+  if (saved.clientMetadataUrl !== undefined) config.clientMetadataUrl = saved.clientMetadataUrl;
+  let failure: string | undefined;
   try {
     const refused = answer.get('error');
     if (refused !== null) {
@@ -338,19 +354,22 @@ export async function finishOAuth(callbackUrl: string | URL = location.href): Pr
     if (!code) throw new Error('The callback URL has no `code`');
     const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
     const provider = new Provider(url, config, 'page');
-    await auth(provider as unknown as Parameters<typeof auth>[0], { serverUrl: url, authorizationCode: code });
+    await auth(provider as unknown as Parameters<typeof auth>[0], {
+      serverUrl: url,
+      authorizationCode: code,
+      fetchFn: anonymousFetch,
+    });
   } catch (error) {
-    const message = `Could not sign in to the MCP server ${url}: ${error instanceof Error ? error.message : String(error)}`;
-    tell(message);
-    throw new McpConnectionError({ url, reason: 'unauthorized', message, cause: error });
+    failure = `Could not sign in to the MCP server ${url}: ${error instanceof Error ? error.message : String(error)}`;
+    throw new McpConnectionError({ url, reason: 'unauthorized', message: failure, cause: error });
   } finally {
+    // The state is spent either way; the waiting page hears even if forgetting it fails.
     await change(url, config, (kept) => {
       delete kept.state;
       delete kept.verifier;
       delete kept.popup;
-    });
+    }).finally(() => tell(failure));
   }
-  tell();
   return { url, popup: saved.popup === true };
 }
 

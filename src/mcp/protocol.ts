@@ -63,12 +63,7 @@ export type ToWorker =
   | { t: 'close' };
 
 export type FromWorker =
-  | {
-      t: 'connected';
-      id: number;
-      server: { name: string; version: string } | undefined;
-      instructions: string | undefined;
-    }
+  | { t: 'connected'; id: number }
   | { t: 'tools'; id: number; tools: McpTool[] }
   | { t: 'progress'; id: number; progress: number; total?: number; message?: string }
   | { t: 'result'; id: number; result: McpCallResult }

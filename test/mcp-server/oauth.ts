@@ -130,7 +130,8 @@ export async function startTestAuthServer(): Promise<TestAuthServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   app.use((req, _res, next) => {
-    log.push({ method: req.method, path: req.path, origin: req.headers.origin ?? null });
+    const query = req.path === '/authorize' ? { query: req.url.slice(req.url.indexOf('?')) } : {};
+    log.push({ method: req.method, path: req.path, origin: req.headers.origin ?? null, ...query });
     next();
   });
   const noLimit = { rateLimit: false } as const;

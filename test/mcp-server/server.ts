@@ -11,6 +11,7 @@
  *   (`/.well-known/oauth-protected-resource/oauth/mcp`, RFC 9728), which names that server.
  *   Calling `add` there also takes the scope `mcp:admin`: without it, a 403 `insufficient_scope`.
  * - `/no-cors/mcp`: as `/mcp`, with no CORS headers at all, so a browser's fetch of it fails.
+ * - `/huge-error/mcp`: not MCP: every request gets a 500 with a 100 KB body.
  * - `GET /__log`: every request that reached the server (the `/__` ones aside), oldest first.
  *   `GET /__cancelled`: the cancellations the `slow` tool saw. `POST /__reset`: clears both and
  *   the tools `add_tool` added, and the authorization server's clients, tokens and log.
@@ -40,6 +41,8 @@ export interface LoggedRequest {
   origin: string | null;
   /** The JSON-RPC method of a POST's message (of the first, for a batch). */
   jsonrpcMethod?: string;
+  /** The query of a request to the authorization server's `/authorize`. */
+  query?: string;
 }
 
 export interface McpTestServer {
@@ -95,6 +98,11 @@ export async function startMcpTestServer(port = 0): Promise<McpTestServer> {
     ['/auth/mcp', { handle: auth.handle, cors: true, auth: 'token' }],
     ['/oauth/mcp', { handle: oauth.handle, cors: true, auth: 'oauth' }],
     ['/no-cors/mcp', { handle: noCors.handle, cors: false }],
+    // Not MCP: a 500 whose body is 100 KB of text, as a broken server may send.
+    [
+      '/huge-error/mcp',
+      { handle: async (_req, res) => sendJson(res, 500, { error: 'x'.repeat(100_000) }), cors: true },
+    ],
     ['/sse', { handle: (req, res) => legacy.open(req, res), cors: true }],
     ['/sse/messages', { handle: (req, res, body) => legacy.message(req, res, body), cors: true }],
   ]);
