@@ -18,8 +18,8 @@ import type { ToolSpec } from '../providers/tool-spec';
 import { startClientFrame } from './client-frame';
 import { Connection } from './connection';
 import { type AllowTools, type McpSpecs, toOutcome, toSpecs } from './mcp-tools';
-import type { McpAuthProvider } from './oauth';
 import type { FromWorker, WireFailure } from './protocol';
+import type { McpAuthProvider } from './sign-in';
 import { OAUTH_SERVER, SignIn, withChallenge } from './sign-in';
 
 export type { AllowTools } from './mcp-tools';

@@ -5,48 +5,21 @@
  * reach). `finishOAuth()` runs on the redirect page: it trades the code for tokens.
  *
  * The flow itself (discovery, registration, the code exchange, refreshes) is the SDK's `auth()`,
- * run on the page by mcpServer; see there.
+ * run on the page by mcpServer: see sign-in.ts, which also says what a provider is.
  */
 import { type IDBPDatabase, openDB } from 'idb';
 import { McpConnectionError } from '../errors/mcp-connection-error';
 import { describeValue } from '../errors/moat-error';
 import { isPlainObject } from '../json/json-value';
-import { anonymousFetch, OAUTH_SERVER } from './sign-in';
+import {
+  anonymousFetch,
+  type McpAuthProvider,
+  type McpOAuthClient,
+  type McpOAuthTokens,
+  OAUTH_SERVER,
+} from './sign-in';
 
-/** Tokens, as an authorization server issues them (RFC 6749 §5.1). */
-export interface McpOAuthTokens {
-  access_token: string;
-  token_type: string;
-  expires_in?: number | undefined;
-  refresh_token?: string | undefined;
-  scope?: string | undefined;
-  [field: string]: unknown;
-}
-
-/** What the authorization server knows this app by: its registration (`client_id`, and more). */
-export interface McpOAuthClient {
-  client_id: string;
-  [field: string]: unknown;
-}
-
-/**
- * The official SDK's `OAuthClientProvider`, the parts mcpServer uses: a provider written for the
- * SDK fits as it is. `browserOAuth()` makes one.
- */
-export interface McpAuthProvider {
-  readonly redirectUrl: string | URL | undefined;
-  readonly clientMetadata: { redirect_uris: string[]; [field: string]: unknown };
-  clientMetadataUrl?: string;
-  state?(): string | Promise<string>;
-  clientInformation(): McpOAuthClient | undefined | Promise<McpOAuthClient | undefined>;
-  saveClientInformation?(client: McpOAuthClient): void | Promise<void>;
-  tokens(): McpOAuthTokens | undefined | Promise<McpOAuthTokens | undefined>;
-  saveTokens(tokens: McpOAuthTokens): void | Promise<void>;
-  redirectToAuthorization(authorizationUrl: URL): void | Promise<void>;
-  saveCodeVerifier(codeVerifier: string): void | Promise<void>;
-  codeVerifier(): string | Promise<string>;
-  invalidateCredentials?(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void | Promise<void>;
-}
+export type { McpAuthProvider, McpOAuthClient, McpOAuthTokens } from './sign-in';
 
 export interface BrowserOAuthOptions {
   /** The MCP server the tokens are for: its URL, as given to `mcpServer`. */

@@ -8,8 +8,42 @@
  * refusal of a token that another sign-in has replaced since just tries again.
  */
 import { McpConnectionError } from '../errors/mcp-connection-error';
-import type { McpAuthProvider } from './oauth';
 import type { WireFailure } from './protocol';
+
+/** Tokens, as an authorization server issues them (RFC 6749 §5.1). */
+export interface McpOAuthTokens {
+  access_token: string;
+  token_type: string;
+  expires_in?: number | undefined;
+  refresh_token?: string | undefined;
+  scope?: string | undefined;
+  [field: string]: unknown;
+}
+
+/** What the authorization server knows this app by: its registration (`client_id`, and more). */
+export interface McpOAuthClient {
+  client_id: string;
+  [field: string]: unknown;
+}
+
+/**
+ * The official SDK's `OAuthClientProvider`, the parts mcpServer uses: a provider written for the
+ * SDK fits as it is. `browserOAuth()` makes one.
+ */
+export interface McpAuthProvider {
+  readonly redirectUrl: string | URL | undefined;
+  readonly clientMetadata: { redirect_uris: string[]; [field: string]: unknown };
+  clientMetadataUrl?: string;
+  state?(): string | Promise<string>;
+  clientInformation(): McpOAuthClient | undefined | Promise<McpOAuthClient | undefined>;
+  saveClientInformation?(client: McpOAuthClient): void | Promise<void>;
+  tokens(): McpOAuthTokens | undefined | Promise<McpOAuthTokens | undefined>;
+  saveTokens(tokens: McpOAuthTokens): void | Promise<void>;
+  redirectToAuthorization(authorizationUrl: URL): void | Promise<void>;
+  saveCodeVerifier(codeVerifier: string): void | Promise<void>;
+  codeVerifier(): string | Promise<string>;
+  invalidateCredentials?(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void | Promise<void>;
+}
 
 /** Where `browserOAuth()` providers say which server they keep tokens for. */
 export const OAUTH_SERVER = Symbol('moat.oauth.server');
