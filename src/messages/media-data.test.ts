@@ -4,6 +4,7 @@ import {
   base64FromBytes,
   dataURL,
   imageSize,
+  isBase64,
   mediaDataProblem,
   readMediaData,
   sniffBase64,
@@ -49,6 +50,27 @@ describe('base64FromBytes', () => {
 
   it('textFromBase64 reads UTF-8 back', () => {
     expect(textFromBase64(Buffer.from('héllo ✓').toString('base64'))).toBe('héllo ✓');
+  });
+});
+
+describe('isBase64', () => {
+  const RULE = /^[A-Za-z0-9+/]+={0,2}$/;
+  it('says what /^[A-Za-z0-9+/]+={0,2}$/ says, for any text of base64 characters and a few others', () => {
+    const char = fc.constantFrom(...'AZaz09+/==-_ .\n'.split(''));
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 12 }), (chars) => {
+        const text = chars.join('');
+        expect(isBase64(text)).toBe(RULE.test(text));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('takes real base64, megabytes too, and refuses one stray character in it', () => {
+    const data = base64FromBytes(new Uint8Array(3_000_001).map((_, i) => i * 7));
+    expect(isBase64(data)).toBe(true);
+    expect(isBase64(`${data.slice(0, 1_000_000)}!${data.slice(1_000_001)}`)).toBe(false);
+    expect(isBase64(`${data}===`)).toBe(false);
   });
 });
 
