@@ -179,22 +179,27 @@ describe('signing in', () => {
 
   it('close() while signing in: the waiting call fails as closed, and does not connect again', async () => {
     let resume: (() => void) | undefined;
-    const { server } = connect({
+    const { server, authProvider } = connect({
+      // The user signs in only after the app has closed the server.
       open: async (authorization) => {
         await new Promise<void>((go) => {
           resume = go;
         });
+        const finished = nextCallback();
         window.open(authorization, 'moat-oauth-test', 'popup');
-        await new Promise((settled) => setTimeout(settled, 3_000));
+        await finished;
       },
     });
-    const callback = nextCallback();
     const listing = server.specs();
     await vi.waitFor(() => expect(resume).toBeDefined());
     await server.close();
+    const connects = async () => (await getJson('/__log')).filter((r) => r.jsonrpcMethod === 'initialize').length;
+    const before = await connects();
     resume?.();
-    await callback;
     await expect(listing).rejects.toMatchObject({ reason: 'closed' });
+    // Signed in all the same (the tokens are kept), but nothing connected.
+    expect(await authProvider.tokens()).toBeDefined();
+    expect(await connects()).toBe(before);
   });
 
   it('signOut forgets the tokens: the next use signs in again', async () => {
