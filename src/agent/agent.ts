@@ -74,7 +74,6 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
   readonly #eager: boolean;
   readonly #settings: ModelSettings;
   readonly #output: OutputSchema | undefined;
-  #specs: { list: ToolSpec[]; byName: Map<string, ToolSpec> } | undefined;
 
   constructor(options: AgentOptions<Tools>) {
     if (typeof options !== 'object' || options === null)
@@ -134,7 +133,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
 
   /** The tools the model is offered. */
   async tools(): Promise<ToolSpec[]> {
-    return [...(await this.#loadSpecs()).values()];
+    return [...(await this.#loadSpecs())];
   }
 
   /**
@@ -211,12 +210,9 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
     return this.#checkpointer.delete(threadId);
   }
 
-  /** The invoker's specs by name, made again when its list changed (an MCP server's tools did). */
-  async #loadSpecs(): Promise<Map<string, ToolSpec>> {
-    if (!this.#invoker) return new Map();
-    const list = await this.#invoker.specs();
-    if (this.#specs?.list !== list) this.#specs = { list, byName: new Map(list.map((s) => [s.name, s])) };
-    return this.#specs.byName;
+  /** The invoker's specs: its own list, the same until its tools change (an MCP server's did). */
+  async #loadSpecs(): Promise<readonly ToolSpec[]> {
+    return this.#invoker ? this.#invoker.specs() : [];
   }
 
   async #drive(
@@ -366,7 +362,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
       const parts = this.#model.stream({
         ...this.#settings,
         messages: thread.messages,
-        tools: [...specs.values()],
+        tools: specs,
         ...(this.#system ? { system: this.#system } : {}),
         ...(output ? { output: output.format } : {}),
         signal,
@@ -395,7 +391,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
               called.push(call);
               emit({ type: 'tool-call', toolCall: call });
               const decided = verdictFor(this.#approve, call, {
-                spec: specs.get(call.name),
+                spec: specs.find((spec) => spec.name === call.name),
                 messages: thread.messages,
                 state: thread.state,
                 context: options.context,
