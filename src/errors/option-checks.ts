@@ -51,3 +51,17 @@ export function checkCallback(value: unknown, name: string): void {
   if (value !== undefined && typeof value !== 'function')
     throw new TypeError(`Expected \`${name}\` to be a function, got ${describeValue(value)}`);
 }
+
+/**
+ * An http(s) URL, parsed (relative to `base` when given). `what` names it in the error: an
+ * option in backticks (`` `url` ``), or a phrase.
+ */
+export function checkHttpUrl(value: unknown, what: string, base?: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(value as string | URL, base);
+  } catch {}
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw new TypeError(`Expected ${what} to be an http(s) URL, got ${describeValue(value)}`);
+  return url;
+}

@@ -7,6 +7,7 @@
  */
 import { McpConnectionError } from '../errors/mcp-connection-error';
 import { describeValue } from '../errors/moat-error';
+import { checkHttpUrl } from '../errors/option-checks';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import type { ToolOutcome, ToolSource, ToolSourceRuntime } from '../invoker/types';
@@ -60,20 +61,13 @@ const ANSWER_MS = 15_000;
  */
 export function mcpServer(options: McpServerOptions): McpServer {
   if (!isPlainObject(options)) throw new TypeError(`Expected mcpServer options, got ${describeValue(options)}`);
-  const badUrl = () =>
-    new TypeError(`Expected \`url\` to be an MCP server's http(s) URL, got ${describeValue(options.url)}`);
-  let url: URL;
-  try {
-    url = new URL(options.url);
-  } catch {
-    throw badUrl();
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badUrl();
+  const what = "`url`, an MCP server's address,";
+  const url = checkHttpUrl(options.url, what);
   // Its origin goes into the client frame's policy: checked now, not at the first call.
   try {
     cspOrigin(url.href);
   } catch {
-    throw badUrl();
+    throw new TypeError(`Expected ${what} to be an http(s) URL, got ${describeValue(options.url)}`);
   }
   if (url.username || url.password)
     throw new TypeError('Put credentials for an MCP server in `headers`, not in its URL');

@@ -10,6 +10,7 @@
 import { type IDBPDatabase, openDB } from 'idb';
 import { McpConnectionError } from '../errors/mcp-connection-error';
 import { describeValue } from '../errors/moat-error';
+import { checkHttpUrl } from '../errors/option-checks';
 import { isPlainObject } from '../json/json-value';
 import {
   anonymousFetch,
@@ -109,8 +110,8 @@ async function change(key: string, config: Config, edit: (saved: Saved) => void)
  */
 export function browserOAuth(options: BrowserOAuthOptions): BrowserOAuth {
   if (!isPlainObject(options)) throw new TypeError(`Expected browserOAuth options, got ${describeValue(options)}`);
-  const url = httpUrl(options.url, '`url`');
-  const redirectUrl = httpUrl(new URL(String(options.redirectUrl), location.href), '`redirectUrl`');
+  const url = checkHttpUrl(options.url, '`url`');
+  const redirectUrl = checkHttpUrl(options.redirectUrl, '`redirectUrl`', location.href);
   if (redirectUrl.origin !== location.origin)
     throw new TypeError(`Expected \`redirectUrl\` on this page's origin (${location.origin}), got ${redirectUrl.href}`);
   const { open = 'popup' } = options;
@@ -118,7 +119,7 @@ export function browserOAuth(options: BrowserOAuthOptions): BrowserOAuth {
     throw new TypeError(`Expected \`open\` to be 'popup', 'page' or a function, got ${describeValue(open)}`);
   const clientName = options.clientName ?? (document.title || location.host);
   const { clientMetadataUrl } = options;
-  if (clientMetadataUrl !== undefined && httpUrl(clientMetadataUrl, '`clientMetadataUrl`').protocol !== 'https:')
+  if (clientMetadataUrl !== undefined && checkHttpUrl(clientMetadataUrl, '`clientMetadataUrl`').protocol !== 'https:')
     throw new TypeError(`Expected \`clientMetadataUrl\` to be an https URL, got ${describeValue(clientMetadataUrl)}`);
   const config: Config = { redirectUrl: redirectUrl.href, clientName };
   if (clientMetadataUrl !== undefined) config.clientMetadataUrl = clientMetadataUrl;
@@ -296,7 +297,7 @@ function finishedElsewhere(state: string, url: string): { done: Promise<void>; s
  * else location.replace('/');
  */
 export async function finishOAuth(callbackUrl: string | URL = location.href): Promise<{ url: string; popup: boolean }> {
-  const callback = httpUrl(callbackUrl, 'the callback URL');
+  const callback = checkHttpUrl(callbackUrl, 'the callback URL');
   const answer = callback.searchParams;
   const state = answer.get('state') ?? '';
   /** Tells the page waiting for this sign-in (a popup's opener) how it went. */
@@ -355,14 +356,4 @@ async function waitingFor(state: string): Promise<[string, Saved] | undefined> {
     cursor = await cursor.continue();
   }
   return undefined;
-}
-
-function httpUrl(value: unknown, what: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(value as string | URL);
-  } catch {}
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
-    throw new TypeError(`Expected ${what} to be an http(s) URL, got ${describeValue(value)}`);
-  return url;
 }
