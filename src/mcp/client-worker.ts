@@ -20,7 +20,7 @@ const MAX_PAGES = 1_000;
  * The most an answer may weigh (as JSON text) to reach the page: a hostile or broken server's
  * gigabyte stays in this frame's process (which may die of it: the page lives), not the page's.
  */
-export const MAX_ANSWER_CHARS = 32 * 1024 * 1024;
+const MAX_ANSWER_CHARS = 32 * 1024 * 1024;
 
 /** The most of a server's words (an error, a progress message) that reaches the page. */
 const MAX_TEXT = 2_000;

@@ -105,7 +105,6 @@ class McpClient implements McpServer {
   readonly #url: URL;
   readonly #headers: Record<string, string>;
   readonly #allow: AllowTools | undefined;
-  readonly #auth: McpAuthProvider | undefined;
   readonly #signIn: SignIn | undefined;
   /** How many times close() has run: a call that was signing in meanwhile does not go on. */
   #closes = 0;
@@ -129,7 +128,6 @@ class McpClient implements McpServer {
     this.#headers = headers;
     this.#allow = allow;
     this.name = `MCP server ${name}`;
-    this.#auth = auth;
     this.#signIn = auth && new SignIn(url, auth);
   }
 
@@ -246,8 +244,8 @@ class McpClient implements McpServer {
 
   /** The headers for the next requests: the options', and the access token if there is one. */
   async #headersNow(): Promise<Record<string, string>> {
-    const tokens = await this.#auth?.tokens();
-    return tokens ? { ...this.#headers, Authorization: `Bearer ${tokens.access_token}` } : this.#headers;
+    const token = await this.#signIn?.token();
+    return token === undefined ? this.#headers : { ...this.#headers, Authorization: `Bearer ${token}` };
   }
 
   /**
@@ -281,8 +279,8 @@ class McpClient implements McpServer {
     const status = failure.status;
     const sent = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
     sent.push(...Object.keys(this.#headers).map((h) => h.toLowerCase()));
-    if (this.#auth) sent.push('authorization');
-    const exposed = `mcp-session-id, mcp-protocol-version${this.#auth ? ', www-authenticate' : ''}`;
+    if (this.#signIn) sent.push('authorization');
+    const exposed = `mcp-session-id, mcp-protocol-version${this.#signIn ? ', www-authenticate' : ''}`;
     const corsNeeds = `the server must answer OPTIONS preflights and send \`Access-Control-Allow-Origin: *\`, \`Access-Control-Allow-Headers: ${sent.join(', ')}\` (by name: \`*\` does not cover Authorization) and \`Access-Control-Expose-Headers: ${exposed}\``;
     const message = {
       cors: `The MCP server at ${url} answered, but its CORS headers keep its answer from the client. The client runs sealed, at an opaque origin (its requests say \`Origin: null\`): ${corsNeeds}`,
@@ -290,7 +288,7 @@ class McpClient implements McpServer {
       unreachable: crossOriginIsolated
         ? `Could not read an answer from the MCP server at ${url}: nothing answers there, or it sends no CORS headers (on a cross-origin-isolated page the two look the same). If it runs: the client is sealed, at an opaque origin (its requests say \`Origin: null\`), so ${corsNeeds}`
         : `Could not reach the MCP server at ${url}: nothing answered (is it running, and is the URL right?)`,
-      unauthorized: this.#auth
+      unauthorized: this.#signIn
         ? `The MCP server at ${url} refused the client (HTTP ${status})`
         : `The MCP server at ${url} refused the client (HTTP ${status}): give it credentials in \`headers\` (an Authorization header, say), or an \`authProvider\` for OAuth`,
       http: `The MCP server at ${url} answered HTTP ${status}: ${failure.message}`,
