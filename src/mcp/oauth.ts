@@ -224,12 +224,13 @@ class Provider implements BrowserOAuth {
 
   async redirectToAuthorization(authorizationUrl: URL) {
     const open = this.#open;
+    let state = '';
     await this.#change((saved) => {
       saved.popup = open === 'popup';
+      state = saved.state ?? '';
     });
     if (open === 'page') return location.assign(authorizationUrl);
     if (typeof open === 'function') return open(authorizationUrl);
-    const state = (await read(this.#key))?.state ?? '';
     const finished = finishedElsewhere(state, this.#key);
     // A window of this server's own (two servers signing in at once each get one), opened blank
     // and cut from this page before it goes to the authorization server, which the MCP server
