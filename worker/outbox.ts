@@ -1,16 +1,15 @@
 import { serializeError } from '../src/errors/serialize-error';
 import { ToolOutputError } from '../src/errors/tool-output-error';
-import { type CallRequest, OUT_DELTA, OUT_ERROR, OUT_STARTED, OUT_STRIDE, type OutBatch } from '../src/pool/protocol';
+import type { CallRequest, OutEntry, WorkerToPage } from '../src/pool/protocol';
 
 /**
- * What a worker has for the page and has not posted yet: deltas, results and errors (an
- * `OutBatch`), and how many calls have started. Posting is
- * the server's to time; this keeps the entries, who they answer, and what to do when one of
- * them cannot be cloned.
+ * What a worker has for the page and has not posted yet: deltas, results and errors, and how many
+ * calls have started. Posting is the server's to time; this keeps the entries, who they answer,
+ * and what to do when one of them cannot be cloned.
  */
 export class Outbox {
-  readonly #post: (batch: OutBatch) => void;
-  #entries: OutBatch = [];
+  readonly #post: (message: WorkerToPage) => void;
+  #entries: OutEntry[] = [];
   /** The calls whose answer waits here (no longer running): who a failed post was for. */
   #answered: CallRequest[] = [];
   /** Calls started, and how many of them the page has been told of. */
@@ -24,7 +23,7 @@ export class Outbox {
    * posted (it aborts the call if it still runs).
    */
   constructor(
-    post: (batch: OutBatch) => void,
+    post: (message: WorkerToPage) => void,
     running: (id: number) => CallRequest | undefined,
     failed: (id: number, error: Error) => void,
   ) {
@@ -42,9 +41,9 @@ export class Outbox {
   }
 
   /** Keep an entry for the next post. */
-  push(kind: number, call: CallRequest, payload: unknown): void {
-    if (kind !== OUT_DELTA) this.#answered.push(call);
-    this.#entries.push(kind, call.id, payload);
+  push(entry: OutEntry, call: CallRequest): void {
+    if (!('delta' in entry)) this.#answered.push(call);
+    this.#entries.push(entry);
   }
 
   /**
@@ -52,37 +51,32 @@ export class Outbox {
    * its call with a `ToolOutputError`; the rest still go.
    */
   flush(): void {
-    if (this.started > this.#reported) {
-      this.#entries.push(OUT_STARTED, this.started, 0);
-      this.#reported = this.started;
-    }
-    const batch = this.#entries;
-    if (batch.length === 0) return;
+    if (!this.pending) return;
+    const out = this.#entries;
+    const answered = this.#answered;
+    this.#entries = [];
+    this.#answered = [];
+    const started = this.started;
+    this.#reported = started;
     try {
-      // Cloned as it is posted: the arrays can be emptied and used again (one flush per call).
-      this.#post(batch);
-      batch.length = 0;
-      this.#answered.length = 0;
+      this.#post({ t: 'out', started, out });
       return;
     } catch {
       // one of the entries cannot be cloned: below
     }
-    const answered = this.#answered;
-    this.#entries = [];
-    this.#answered = [];
-    for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
-      const [kind, id] = [batch[i] as number, batch[i + 1] as number];
+    for (let i = 0; i < out.length; i++) {
+      const entry = out[i] as OutEntry;
       try {
-        this.#post([kind, id, batch[i + 2]]);
+        this.#post({ t: 'out', started, out: [entry] });
       } catch (error) {
-        const what = kind === OUT_DELTA ? 'a streamed delta' : 'its artifact';
-        const call = this.#running(id) ?? answered.find((c) => c.id === id);
+        const what = 'delta' in entry ? 'a streamed delta' : 'its artifact';
+        const call = this.#running(entry.id) ?? answered.find((c) => c.id === entry.id);
         const failure = new ToolOutputError({
           ...(call ? { toolName: call.name, toolCallId: call.toolCallId } : {}),
           reason: `${what} cannot be sent to the page (${error instanceof Error ? error.message : String(error)})`,
         });
-        this.#failed(id, failure);
-        this.#post([OUT_ERROR, id, serializeError(failure)]);
+        this.#failed(entry.id, failure);
+        this.#post({ t: 'out', started, out: [{ id: entry.id, error: serializeError(failure) }] });
       }
     }
   }

@@ -4,17 +4,10 @@ import { serializeError } from '../src/errors/serialize-error';
 import { ToolNotFoundError } from '../src/errors/tool-not-found-error';
 import { onceUntilFailure } from '../src/pool/once-until-failure';
 import {
-  CALL_STRIDE,
-  type CallBatch,
-  type CallExtras,
   type CallRequest,
   type CallResult,
   type DescribeAnswer,
-  OUT_DELTA,
-  OUT_ERROR,
-  OUT_JSON,
-  OUT_RESULT,
-  OUT_TEXT,
+  type OutEntry,
   type PageToWorker,
   PROTOCOL_VERSION,
   type WorkerConfig,
@@ -81,7 +74,7 @@ export function serveTools(tools: readonly ToolDefinition[]): void {
       return;
     }
     // The pool's first message, always: nothing runs before the policy is in force.
-    if (Array.isArray(message) || message?.t !== 'hello') return;
+    if (message?.t !== 'hello') return;
     server = new ToolServer(message.config, byName, allSpecs, describe, toPage);
     toPage({
       t: 'ready',
@@ -162,11 +155,10 @@ class ToolServer {
   }
 
   receive(message: PageToWorker): void {
-    if (Array.isArray(message)) {
-      this.#receiveCalls(message);
-      return;
-    }
     switch (message?.t) {
+      case 'calls':
+        this.#receiveCalls(message.calls);
+        break;
       case 'cancel':
         for (const id of message.ids)
           this.#running.get(id)?.abort(new DOMException('The call was cancelled', 'AbortError'));
@@ -186,20 +178,13 @@ class ToolServer {
     }
   }
 
-  #receiveCalls(batch: CallBatch): void {
-    for (let i = 0; i + CALL_STRIDE <= batch.length; i += CALL_STRIDE) {
+  #receiveCalls(calls: CallRequest[]): void {
+    for (let i = 0; i < calls.length; i++) {
       // What the calls before this one produced is posted before it starts: if it hogs the
       // worker until the worker is stopped, their results are not lost with it (and the page
       // learns that they started).
       if (this.#outbox.pending) this.#flush();
-      const extras = batch[i + 4];
-      const call: CallRequest = {
-        id: batch[i] as number,
-        toolCallId: batch[i + 1] as string,
-        name: batch[i + 2] as string,
-        args: batch[i + 3] as Record<string, unknown>,
-      };
-      this.#start(extras ? Object.assign(call, extras as CallExtras) : call);
+      this.#start(calls[i] as CallRequest);
     }
     this.#flush();
   }
@@ -219,17 +204,17 @@ class ToolServer {
     } catch (error) {
       // Failed synchronously: answered now, like a synchronous result (not a microtask later,
       // when a sibling started next may already hold the thread).
-      this.#send(OUT_ERROR, call, serializeError(asToolError(error, call)));
+      this.#answer(call, { id: call.id, error: serializeError(asToolError(error, call)) });
       return;
     }
-    // A tool that answered synchronously is done now: its result waits in the outbox.
+    // A tool that answered synchronously is done now.
     if (!(outcome instanceof Promise)) {
-      this.#result(call, outcome);
+      this.#answer(call, { id: call.id, result: outcome });
       return;
     }
     outcome.then(
-      (result) => this.#result(call, result),
-      (error: unknown) => this.#send(OUT_ERROR, call, serializeError(asToolError(error, call))),
+      (result) => this.#answer(call, { id: call.id, result }),
+      (error: unknown) => this.#answer(call, { id: call.id, error: serializeError(asToolError(error, call)) }),
     );
   }
 
@@ -245,7 +230,7 @@ class ToolServer {
     return executeTool(tool, call, {
       signal: () => running.signal,
       emit: (delta) => {
-        if (this.#running.has(call.id)) this.#send(OUT_DELTA, call, delta);
+        if (this.#running.has(call.id)) this.#emit(call, delta);
       },
       store: () => this.#storeFor(tool, call),
       tools: this.#specs,
@@ -263,22 +248,16 @@ class ToolServer {
     );
   }
 
-  /** A result with nothing but its content goes as the bare content string. */
-  #result(call: CallRequest, result: CallResult): void {
-    if (result.artifact !== undefined || result.update !== undefined || result.media !== undefined)
-      this.#send(OUT_RESULT, call, result);
-    else this.#send(result.kind === 'json' ? OUT_JSON : OUT_TEXT, call, result.content);
+  /** A result or an error leaves at once: no other tool code runs before it is posted. */
+  #answer(call: CallRequest, entry: OutEntry): void {
+    this.#running.delete(call.id);
+    this.#outbox.push(entry, call);
+    this.#flush();
   }
 
-  #send(kind: number, call: CallRequest, payload: unknown): void {
-    if (kind !== OUT_DELTA) this.#running.delete(call.id);
-    this.#outbox.push(kind, call, payload);
-    // A result or an error leaves at once: no other tool code runs before it is posted. Deltas
-    // of the same tick go together.
-    if (kind !== OUT_DELTA) {
-      this.#flush();
-      return;
-    }
+  /** Deltas of the same tick go together. */
+  #emit(call: CallRequest, delta: unknown): void {
+    this.#outbox.push({ id: call.id, delta }, call);
     if (this.#flushScheduled) return;
     this.#flushScheduled = true;
     queueMicrotask(() => this.#flush());
@@ -286,7 +265,6 @@ class ToolServer {
 
   #flush(): void {
     this.#flushScheduled = false;
-    if (!this.#outbox.pending) return;
     this.#outbox.flush();
   }
 }

@@ -110,7 +110,7 @@ function callRtt(variant: keyof typeof RTT_VARIANTS): BenchCase {
 }
 
 /**
- * The same call as call-rtt-plain with no pool: the page posts the pool's CallBatch straight to
+ * The same call as call-rtt-plain with no pool: the page posts the pool's `calls` message straight to
  * a worker that does only what the protocol requires (zod check, JSON result, started count).
  * Between the raw anchor and call-rtt-plain, it says what the wire costs and what our code does.
  */
@@ -118,7 +118,7 @@ const protocolFloorRtt: BenchCase = {
   name: 'pool/protocol-floor-rtt',
   unit: 'ms',
   anchor: 'anchor/postmessage-rtt',
-  note: `the pool's messages without the pool: a CallBatch of one call posted to a worker that checks the arguments with the same zod/mini schema and answers with the OutBatch (result and started count), mean of ${ROUND_TRIPS} sequential calls. No target: the floor under pool/call-rtt-plain`,
+  note: `the pool's messages without the pool: a calls message of one call posted to a worker that checks the arguments with the same zod/mini schema and answers with the out message (result and started count), mean of ${ROUND_TRIPS} sequential calls. No target: the floor under pool/call-rtt-plain`,
   async setup() {
     const worker = new Worker(new URL('../workers/protocol-floor.worker.ts', import.meta.url), { type: 'module' });
     await new Promise((resolve) => {
@@ -127,7 +127,7 @@ const protocolFloorRtt: BenchCase = {
     const roundTrip = (i: number) =>
       new Promise((resolve) => {
         worker.onmessage = resolve;
-        worker.postMessage([i, `r${i}`, 'noop', { i }, 0]);
+        worker.postMessage({ t: 'calls', calls: [{ id: i, toolCallId: `r${i}`, name: 'noop', args: { i } }] });
       });
     return {
       sample: async () =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeCalls, postCalls } from './call-post';
-import type { CallBatch, CallRequest } from './protocol';
+import { postCalls } from './call-post';
+import type { CallRequest, PageToWorker } from './protocol';
 
 const call = (id: number, args: Record<string, unknown> = { i: id }): CallRequest => ({
   id,
@@ -11,39 +11,21 @@ const call = (id: number, args: Record<string, unknown> = { i: id }): CallReques
 
 /** A post that clones like postMessage (throws on a function) and records what went. */
 function recorder() {
-  const posted: CallBatch[] = [];
+  const posted: PageToWorker[] = [];
   return {
     posted,
-    post: (batch: CallBatch) => {
-      posted.push(structuredClone(batch));
+    post: (message: PageToWorker) => {
+      posted.push(structuredClone(message));
     },
   };
 }
 
-describe('encodeCalls', () => {
-  it('lays calls out flat, with extras only when there are any', () => {
-    const batch = encodeCalls([call(1), { ...call(2), context: { user: 'u' } }]);
-    expect(batch).toEqual([
-      1,
-      'call_1',
-      'add',
-      { i: 1 },
-      0,
-      2,
-      'call_2',
-      'add',
-      { i: 2 },
-      { state: undefined, context: { user: 'u' }, resultFormat: undefined },
-    ]);
-  });
-});
-
 describe('postCalls', () => {
   it('sends a tick of calls as one message', () => {
     const { posted, post } = recorder();
-    const calls = [call(1), call(2), call(3)];
+    const calls = [call(1), call(2), { ...call(3), context: { user: 'u' } }];
     expect(postCalls(calls, post)).toEqual({ sent: calls, unsendable: [] });
-    expect(posted).toEqual([encodeCalls(calls)]);
+    expect(posted).toEqual([{ t: 'calls', calls }]);
   });
 
   it('sends the others one by one, in order, when one cannot be cloned, and reports it', () => {
@@ -55,6 +37,9 @@ describe('postCalls', () => {
     const [request, error] = result.unsendable[0] ?? [];
     expect(request).toBe(bad);
     expect((error as Error).name).toBe('DataCloneError');
-    expect(posted).toEqual([encodeCalls([call(1)]), encodeCalls([call(3)])]);
+    expect(posted).toEqual([
+      { t: 'calls', calls: [call(1)] },
+      { t: 'calls', calls: [call(3)] },
+    ]);
   });
 });

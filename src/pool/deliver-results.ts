@@ -4,60 +4,35 @@
  * noted. Only calls the pool still holds on that worker are touched: an answer to a call settled
  * or sent elsewhere since (aborted, timed out, re-run) is dropped.
  */
-import { reviveError, type SerializedError } from '../errors/serialize-error';
+import { reviveError } from '../errors/serialize-error';
 import type { CallLedger } from './call-ledger';
-import {
-  type CallResult,
-  OUT_DELTA,
-  OUT_ERROR,
-  OUT_JSON,
-  OUT_RESULT,
-  OUT_STARTED,
-  OUT_STRIDE,
-  type OutBatch,
-} from './protocol';
+import type { WorkerToPage } from './protocol';
 import type { WorkerHandle } from './worker-handle';
 
 /**
- * Settle the calls `batch` answers on `handle`; the clock hears of answers to calls no longer
- * held (a cancelled call that stopped in time).
+ * Settle the calls an `out` message answers on `handle`; the clock hears of answers to calls no
+ * longer held (a cancelled call that stopped in time).
  */
 export function deliverResults(
   handle: WorkerHandle,
-  batch: OutBatch,
+  message: Extract<WorkerToPage, { t: 'out' }>,
   calls: CallLedger,
   clock: { answered(id: number): void },
 ): void {
-  for (let i = 0; i + OUT_STRIDE <= batch.length; i += OUT_STRIDE) {
-    const kind = batch[i] as number;
-    const id = batch[i + 1] as number;
-    const payload = batch[i + 2];
-    if (kind === OUT_STARTED) {
-      handle.started.reported(id);
-      continue;
-    }
-    const call = calls.get(id);
+  handle.started.reported(message.started);
+  for (const entry of message.out) {
+    const call = calls.get(entry.id);
     if (!call || call.worker !== handle) {
-      if (kind !== OUT_DELTA) clock.answered(id);
+      if (!('delta' in entry)) clock.answered(entry.id);
       continue;
     }
-    if (kind === OUT_DELTA) {
-      if (call.options.onDelta) notify(call.options.onDelta, payload, call.toolCall.id);
+    if ('delta' in entry) {
+      if (call.options.onDelta) notify(call.options.onDelta, entry.delta, call.toolCall.id);
       continue;
     }
-    handle.calls.delete(id);
-    if (kind === OUT_ERROR) {
-      calls.settle(call, reviveError(payload as SerializedError));
-      continue;
-    }
-    const { id: toolCallId, name } = call.toolCall;
-    calls.settle(
-      call,
-      undefined,
-      kind === OUT_RESULT
-        ? { toolCallId, name, ...(payload as CallResult) }
-        : { toolCallId, name, content: payload as string, kind: kind === OUT_JSON ? 'json' : 'text' },
-    );
+    handle.calls.delete(entry.id);
+    if ('error' in entry) calls.settle(call, reviveError(entry.error));
+    else calls.settle(call, undefined, { toolCallId: call.toolCall.id, name: call.toolCall.name, ...entry.result });
   }
 }
 

@@ -11,7 +11,7 @@ import { ToolOutputError } from '../errors/tool-output-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
-import { CALL_STRIDE } from './protocol';
+import { type PageToWorker, PROTOCOL_VERSION } from './protocol';
 import { resultValue } from './tool-result';
 import { WorkerHandle } from './worker-handle';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
@@ -45,7 +45,8 @@ describe('concurrency', () => {
     const original = Worker.prototype.postMessage;
     const batches: number[] = [];
     Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
-      if (Array.isArray(message)) batches.push(message.length / CALL_STRIDE);
+      const m = message as PageToWorker;
+      if (m.t === 'calls') batches.push(m.calls.length);
       return (original as (...a: unknown[]) => void).call(this, message, ...rest);
     } as typeof original;
     try {
@@ -353,7 +354,9 @@ describe('queue, close and start failures', () => {
     });
     const outcome = pool.call(call('add', { a: 1, b: 1 }));
     await expect(outcome).rejects.toBeInstanceOf(WorkerStartError);
-    await expect(outcome).rejects.toThrow(/the worker speaks version 0 of the pool protocol, the page version 2/);
+    await expect(outcome).rejects.toThrow(
+      `the worker speaks version 0 of the pool protocol, the page version ${PROTOCOL_VERSION}`,
+    );
   });
 
   it('a worker whose reply cannot be read is stopped: its call fails, naming why, and nothing hangs', async () => {

@@ -1,14 +1,13 @@
 /**
- * The wire contract between the pool (page) and a tool worker: types and the few constants of
- * the encoding. Reading this file tells the whole protocol.
+ * The wire contract between the pool (page) and a tool worker. Reading this file tells the whole
+ * protocol.
  *
  * One channel per worker carries everything: the worker's own (`postMessage` on the `Worker`, or
  * on the port a sealed frame hands over). The page's first message is `hello`, the worker's
  * configuration; the worker takes the policy before anything else and answers `ready`. Calls
- * follow at once, batched: one `CallBatch` per worker per tick, one `OutBatch` back per tick of
- * deltas, results and errors (flat arrays: about half the cloning of nested objects). Control
- * messages (`describe`, `cancel`, `stop`, `net?`) are objects with a `t` tag, read in order with
- * the calls. Not Comlink: the page must know which calls a worker started (`OUT_STARTED`, the
+ * follow at once: one `calls` message per worker per tick, an `out` message back with results,
+ * errors and deltas. Every message is an object with a `t` tag, read in order. Not Comlink: the
+ * page must know which calls a worker started (the count each `out` carries, the
  * `stop` answer), so that a call it never began runs elsewhere and none runs twice, which a
  * promise per call does not say; and Comlink's `expose` answers every message on its endpoint
  * (call batches too), so `describe` alone would need a filter on both sides or a second channel
@@ -18,7 +17,7 @@ import type { SerializedError } from '../errors/serialize-error';
 import type { FilePart, ImagePart } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** What the pool knows of a tool beyond its spec. */
 export interface ToolDescriptor {
@@ -69,40 +68,19 @@ export interface CallRequest {
   resultFormat?: ResultFormat;
 }
 
-/** What a call carries beyond its id, name and arguments; sent only when there is any. */
-export type CallExtras = Pick<CallRequest, 'state' | 'context' | 'resultFormat'>;
-
 /**
- * Calls for a worker, `CALL_STRIDE` entries each: `id, toolCallId, name, args, extras`, where
- * `extras` is `0` when the call has none.
+ * What a worker has for the page since it last posted: results, errors and deltas, in the order
+ * they came. A result is never lost with a worker that a later call blocks: the worker posts what
+ * it has (and its started count) before it starts another call, and the page then knows every
+ * call it started except, at most, the last (which it takes as started: no call runs twice).
  */
-export type CallBatch = (number | string | Record<string, unknown> | CallExtras)[];
-export const CALL_STRIDE = 5;
-
-/**
- * What a worker produced, `OUT_STRIDE` entries each: `kind, id, payload`. The payload of
- * `OUT_TEXT` and `OUT_JSON` is the result's content (a result with nothing else, the usual
- * case); `OUT_RESULT` carries a whole `CallResult` (one with an artifact or a state update),
- * `OUT_ERROR` a `SerializedError`, `OUT_DELTA` the delta. `OUT_STARTED` (id: how many calls
- * the worker has started) tells the page which calls began.
- *
- * A result is never lost with a worker that a later call blocks: the worker posts what it has
- * before it starts another call, and the page then knows every call it started except, at most,
- * the last (which it takes as started: no call runs twice).
- */
-export type OutBatch = (number | string | CallResult | SerializedError | unknown)[];
-export const OUT_STRIDE = 3;
-export const OUT_TEXT = 0;
-export const OUT_JSON = 1;
-export const OUT_RESULT = 2;
-export const OUT_ERROR = 3;
-export const OUT_DELTA = 4;
-export const OUT_STARTED = 5;
+export type OutEntry = { id: number } & ({ result: CallResult } | { error: SerializedError } | { delta: unknown });
 
 export type PageToWorker =
   /** First message, always: the policy the worker enforces before anything runs. The worker answers `ready`. */
   | { t: 'hello'; config: WorkerConfig }
-  | CallBatch
+  /** Calls, started in this order: those sent in one tick go in one message. */
+  | { t: 'calls'; calls: CallRequest[] }
   /** The tools' descriptors, please (answered with `described`, in the order asked). */
   | { t: 'describe' }
   /** Abort these calls' `runtime.signal`. */
@@ -131,7 +109,8 @@ export interface CallResult {
 }
 
 export type WorkerToPage =
-  | OutBatch
+  /** What calls produced, and how many calls the worker has started (in the order received). */
+  | { t: 'out'; started: number; out: OutEntry[] }
   /**
    * The answer to `hello`: serving these tools (their specs come from `describe`); which are
    * idempotent; the time limits tools declare.

@@ -1,7 +1,7 @@
 // What a tool sees and gives back through the pool: streams, state, context, results.
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, testPool, watchRuns } from '../../test/pool-helpers';
-import { CALL_STRIDE } from './protocol';
+import type { PageToWorker } from './protocol';
 import { resultValue } from './tool-result';
 import type { WorkerPool } from './worker-pool';
 
@@ -56,7 +56,8 @@ describe('tool runtime through the pool', () => {
     const sent: unknown[] = [];
     const original = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
-      if (Array.isArray(message)) sent.push(...message.filter((_, i) => i % CALL_STRIDE === 4));
+      const m = message as PageToWorker;
+      if (m.t === 'calls') sent.push(...m.calls.map((c) => ('state' in c ? { state: c.state } : 0)));
       return (original as (...a: unknown[]) => void).call(this, message, ...rest);
     } as typeof original;
     const state = { user: { name: 'Ada' }, big: 'x'.repeat(1000) };

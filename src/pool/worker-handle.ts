@@ -34,7 +34,7 @@ export class WorkerHandle {
   /** The worker's own channel: everything goes over it, calls and control alike. */
   readonly #worker: Worker;
   readonly #events: WorkerEvents;
-  /** Which of the calls posted here it has started (told by `OUT_STARTED`, `stopped`, `fatal`). */
+  /** Which of the calls posted here it has started (told by the count in each `out`, `stopped`, `fatal`). */
   readonly started = new StartedCalls();
   /** Calls sent (or about to be), by pool id, in send order. */
   readonly calls = new Map<number, Dispatched>();
@@ -84,14 +84,14 @@ export class WorkerHandle {
       const message = event.data;
       if (this.#connected) {
         // The answer to describe() is the handle's own; everything else is the pool's.
-        if (!Array.isArray(message) && message?.t === 'described') this.#described.shift()?.(message);
+        if (message?.t === 'described') this.#described.shift()?.(message);
         else this.#events.message(this, message);
         return;
       }
       // Before the handshake only `ready` is read. Anything else is not ours (a script that never
       // served tools saying hello, or posting what looks like results): ignored, it settles no
       // call and moves no count; the start timeout deals with a worker that never says ready.
-      if (typeof message !== 'object' || message === null || Array.isArray(message) || message.t !== 'ready') return;
+      if (typeof message !== 'object' || message === null || message.t !== 'ready') return;
       if (message.version !== PROTOCOL_VERSION) {
         this.#fail(
           `the worker speaks version ${message.version} of the pool protocol, the page version ${PROTOCOL_VERSION} (use one version of moat on both sides)`,
@@ -253,7 +253,7 @@ export class WorkerHandle {
     if (this.#dead || this.#outbox.length === 0) return;
     const calls = this.#outbox;
     this.#outbox = [];
-    const { sent, unsendable } = postCalls(calls, (batch) => this.#worker.postMessage(batch));
+    const { sent, unsendable } = postCalls(calls, (message) => this.#worker.postMessage(message));
     // The worker starts calls in the order it receives them: number them as they are posted.
     for (const request of sent) {
       const d = this.calls.get(request.id);

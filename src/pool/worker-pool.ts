@@ -21,7 +21,7 @@ import {
   resolvePoolOptions,
   type WorkerPoolOptions,
 } from './pool-options';
-import type { CallRequest, OutBatch, ToolDescriptor, WorkerToPage } from './protocol';
+import type { CallRequest, ToolDescriptor, WorkerToPage } from './protocol';
 import { Quarantine } from './quarantine';
 import { judgeStoppedCalls } from './stopped-calls';
 import { resolveTimeLimit } from './time-limit';
@@ -229,11 +229,13 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
   };
 
   #receive(handle: WorkerHandle, message: WorkerToPage): void {
-    if (Array.isArray(message)) {
-      this.#receiveOut(handle, message);
+    // The handle passes on nothing from before the handshake: this is a worker serving tools.
+    if (message?.t === 'out' && Array.isArray(message.out)) {
+      deliverResults(handle, message, this.#calls, this.#clock);
+      // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
+      if (this.#dispatch.waiting) this.#dispatch.pump();
       return;
     }
-    // The handle passes on nothing from before the handshake: this is a worker serving tools.
     switch (message?.t) {
       case 'net?':
         answerNetwork(this.#network, handle, message);
@@ -249,13 +251,6 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
         // Not our worker's protocol: nothing can be trusted from it any more.
         this.#retire(handle, `it sent a message the pool cannot read (${describeValue(message)})`, true);
     }
-  }
-
-  /** Settle the calls an `OutBatch` answers and pass on its deltas. */
-  #receiveOut(handle: WorkerHandle, batch: OutBatch): void {
-    deliverResults(handle, batch, this.#calls, this.#clock);
-    // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
-    if (this.#dispatch.waiting) this.#dispatch.pump();
   }
 
   /**

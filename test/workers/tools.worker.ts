@@ -2,7 +2,6 @@
 // The tools the pool's browser tests run: well-behaved ones and every kind of misbehaviour.
 import { defineTool, serveTools, withArtifact, withUpdate } from 'moat/worker';
 import * as z from 'zod';
-import { OUT_TEXT } from '../../src/pool/protocol';
 import { oneMegabyteObject } from '../records';
 import { add } from '../shared-tools';
 import { sleep } from '../sleep';
@@ -234,7 +233,7 @@ serveTools([
     input: z.object({}),
     run: () => {
       const attempts = [
-        () => self.postMessage([OUT_TEXT, 1, 'forged']),
+        () => self.postMessage({ t: 'out', started: 1, out: [{ id: 1, result: { content: 'forged', kind: 'text' } }] }),
         () => (Object.getPrototypeOf(self) as { postMessage: (m: unknown) => void }).postMessage.call(self, 'forged'),
       ];
       return attempts.map((attempt) => {
