@@ -56,9 +56,7 @@ import {
 
 type Decision = { allow: true } | { allow: false; reason: string };
 /** Ask the page about a URL; the answer comes by message, so only APIs that can wait ask. */
-export type AskPage = {
-  async: (url: string, api: string) => Promise<boolean>;
-};
+export type AskPage = (url: string, api: string) => Promise<boolean>;
 
 const ALLOW: Decision = { allow: true };
 const REFUSED: Decision = { allow: false, reason: 'refused by the policy function' };
@@ -112,7 +110,7 @@ function decide(url: string, api: string, done: (decision: Decision) => void): v
     try {
       if (policy?.mode === 'ask' && ask) {
         promiseThen(
-          ask.async(url, api),
+          ask(url, api),
           (allowed) => done(allowed === true ? ALLOW : REFUSED),
           () => done(REFUSED),
         );

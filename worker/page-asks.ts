@@ -17,18 +17,14 @@ export class PageAsks {
   }
 
   /** The guard's way to ask. */
-  asker(): AskPage {
-    return {
-      async: (url, api) =>
-        construct(OriginalPromise, [
-          (resolve: (allow: boolean) => void) => {
-            const ask = ++this.#asks;
-            mapSetOf(this.#pending, ask, resolve);
-            this.#post({ t: 'net?', ask, url, api });
-          },
-        ]) as Promise<boolean>,
-    };
-  }
+  readonly ask: AskPage = (url, api) =>
+    construct(OriginalPromise, [
+      (resolve: (allow: boolean) => void) => {
+        const ask = ++this.#asks;
+        mapSetOf(this.#pending, ask, resolve);
+        this.#post({ t: 'net?', ask, url, api });
+      },
+    ]) as Promise<boolean>;
 
   /** The page's answer to question `ask` (anything but `true` is no). */
   answer(ask: number, allow: unknown): void {

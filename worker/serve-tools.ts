@@ -145,7 +145,7 @@ class ToolServer {
     this.#storeName = config.store?.name;
     this.#storePort = config.store?.port;
     this.#asks = new PageAsks(post);
-    setNetworkPolicy(config.network, this.#asks.asker());
+    setNetworkPolicy(config.network, this.#asks.ask);
     watchForDeath((reason) => {
       // What finished before the end still gets to the page; nothing more starts here.
       this.#closing = true;
