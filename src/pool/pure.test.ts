@@ -232,7 +232,6 @@ describe('judgeStoppedCalls', () => {
   });
   const stopped = (over: Partial<StoppedWorker<HeldCall>>): StoppedWorker<HeldCall> => ({
     sent: [],
-    unsent: [],
     unstarted: new Set(),
     connected: true,
     idempotent: new Set(),
@@ -244,11 +243,9 @@ describe('judgeStoppedCalls', () => {
   it('sends elsewhere, in their original order, the calls never posted or never started', () => {
     const timedOut = new ToolTimeoutError({ toolName: 'add', toolCallId: 'call_2', timeoutMs: 5 });
     const late = call(2, 'add', { timedOut });
-    const verdict = judgeStoppedCalls(
-      stopped({ sent: [call(4), late], unsent: [call(3)], unstarted: new Set([2, 4]) }),
-    );
+    const verdict = judgeStoppedCalls(stopped({ sent: [call(4), late, call(3)], unstarted: new Set([2, 3, 4]) }));
     expect(verdict.retry.map((c) => c.id)).toEqual([2, 3, 4]);
-    expect(verdict.recovered).toBe(2);
+    expect(verdict.recovered).toBe(3);
     expect(verdict.failed).toEqual([]);
     expect(late.timedOut).toBeUndefined(); // it never ran: its clock starts again elsewhere
     expect(late.kills).toBe(0);
@@ -306,9 +303,8 @@ describe('judgeStoppedCalls', () => {
   it('fails everything sent to a worker that never came up with WorkerStartError, and retries nothing it was sent', () => {
     const verdict = judgeStoppedCalls(
       stopped({
-        sent: [call(1), call(2)],
-        unsent: [call(3)],
-        unstarted: new Set([1]),
+        sent: [call(1), call(2), call(3)],
+        unstarted: new Set([1, 3]),
         connected: false,
         culprit: undefined,
       }),
@@ -316,8 +312,9 @@ describe('judgeStoppedCalls', () => {
     expect(verdict.failed.map(([c, e]) => [c.id, e.constructor])).toEqual([
       [1, WorkerStartError],
       [2, WorkerStartError],
+      [3, WorkerStartError],
     ]);
-    expect(verdict.retry.map((c) => c.id)).toEqual([3]); // the pool fails these too, rather than loop on a broken script
+    expect(verdict.retry).toEqual([]); // rather than loop on a broken script
     expect(verdict.suspects).toEqual([]);
   });
 });

@@ -17,11 +17,9 @@ export interface HeldCall {
 }
 
 export interface StoppedWorker<C extends HeldCall> {
-  /** The unsettled calls it had been sent, in the order sent. */
+  /** The unsettled calls it had been sent (posted or about to be), in the order sent. */
   sent: readonly C[];
-  /** The unsettled calls still waiting in its outbox (never posted). */
-  unsent: readonly C[];
-  /** Ids of sent calls it says (or its shared count shows) it never started. */
+  /** Ids of sent calls it never started: never posted, or posted and not begun (see `StartedCalls`). */
   unstarted: ReadonlySet<number>;
   /** False: it never came up (its script failed), so nothing it was given can run anywhere. */
   connected: boolean;
@@ -58,7 +56,7 @@ export interface Verdict<C extends HeldCall> {
  */
 export function judgeStoppedCalls<C extends HeldCall>(worker: StoppedWorker<C>): Verdict<C> {
   const { connected, reason } = worker;
-  const verdict: Verdict<C> = { retry: [...worker.unsent], recovered: 0, rerun: [], failed: [], suspects: [] };
+  const verdict: Verdict<C> = { retry: [], recovered: 0, rerun: [], failed: [], suspects: [] };
   const started: C[] = [];
   for (const call of worker.sent) {
     if (!connected) verdict.failed.push([call, new WorkerStartError({ reason })]);

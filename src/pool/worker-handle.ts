@@ -222,14 +222,6 @@ export class WorkerHandle {
     return 'unsent';
   }
 
-  /** Calls queued in the outbox but not yet posted. */
-  takeUnsent(): CallRequest[] {
-    const unsent = this.#outbox;
-    this.#outbox = [];
-    for (const request of unsent) this.calls.delete(request.id);
-    return unsent;
-  }
-
   post(message: PageToWorker): void {
     if (this.#dead) return;
     this.#worker.postMessage(message);

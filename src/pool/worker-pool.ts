@@ -290,14 +290,12 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
       const call = this.#calls.get(id);
       return call && !call.settled ? [call] : [];
     };
-    const unsent = handle.takeUnsent().flatMap((request) => live(request.id));
     const unstarted = handle.unstarted();
     handle.terminate(reason);
     const sent = [...handle.calls.keys()].flatMap(live);
     handle.calls.clear();
     const verdict = judgeStoppedCalls({
       sent,
-      unsent,
       unstarted,
       connected,
       idempotent: handle.idempotent,
