@@ -19,6 +19,7 @@ const ENTRIES: Record<string, string> = {
   json: 'src/json/index.ts',
   messages: 'src/messages/index.ts',
   invoker: 'src/invoker/index.ts',
+  pool: 'src/pool/index.ts',
   mcp: 'src/mcp/index.ts',
   store: 'src/store/index.ts',
   errors: 'src/errors/index.ts',

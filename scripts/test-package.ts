@@ -100,6 +100,7 @@ try {
   outcome = await page.evaluate(() => ({
     state: document.body.dataset.state,
     spec: document.getElementById('spec')?.textContent ?? '',
+    pool: document.getElementById('pool')?.textContent ?? '',
     tool: document.getElementById('tool')?.textContent ?? '',
     answer: document.getElementById('answer')?.textContent ?? '',
     error: document.getElementById('error')?.textContent ?? '',
@@ -115,6 +116,7 @@ try {
 const expected = {
   state: 'done',
   spec: 'multiply',
+  pool: '6',
   tool: '42',
   answer: '6 x 7 = 42',
   error: '',

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as errors from '../src/errors/index';
 import * as moat from '../src/index';
@@ -17,5 +19,15 @@ describe('the front door', () => {
   it('keeps internals out: no helper of the error envelope, no store layout, no converter', () => {
     for (const name of ['describeValue', 'STORE_MIGRATIONS', 'serializeError', 'toOpenAIChat', 'signatureOf'])
       expect(moat).not.toHaveProperty(name);
+  });
+
+  it('names each subpath alike in package.json, tsconfig.json and typedoc.json', () => {
+    const read = (file: string) => JSON.parse(readFileSync(resolve(import.meta.dirname, '..', file), 'utf8'));
+    const exported: Record<string, string> = {};
+    for (const [path, entry] of Object.entries(read('package.json').exports as Record<string, { types: string }>))
+      exported[path.replace(/^\./, 'moat')] = entry.types.replace('./dist/types/', '').replace(/\.d\.ts$/, '.ts');
+    const paths = read('tsconfig.json').compilerOptions.paths as Record<string, string[]>;
+    expect(Object.fromEntries(Object.entries(paths).map(([name, [file]]) => [name, file?.slice(2)]))).toEqual(exported);
+    expect([...read('typedoc.json').entryPoints].sort()).toEqual(Object.values(exported).sort());
   });
 });

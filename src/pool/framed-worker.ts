@@ -12,9 +12,7 @@ import { describeValue } from '../errors/moat-error';
 import { loadModuleGraph, type ModuleGraph } from '../frame/module-graph';
 import { type FrameWorker, SandboxedFrame } from '../frame/sandboxed-frame';
 import { onceUntilFailure } from './once-until-failure';
-import { PageStoreHost } from './page-store-host';
 import { cspOrigin } from './worker-csp';
-import type { WorkerHost } from './worker-host';
 
 /**
  * How long a frame's process may go without answering while it lives (see `SandboxedFrame.watch`).
@@ -44,36 +42,38 @@ export function sealedFrameCsp(connect: '*' | readonly string[]): string {
 }
 
 /**
- * Tools sealed off the page: each worker of the pool runs the tools module at `url` inside a
- * sandboxed frame (one per pool, in a process apart from the page's). What `worker: url` means;
- * this is the same, by name. The page reads the module from its own origin (no CORS needed),
- * serves the tools' `store` (an opaque origin has none), and shares no memory with them.
+ * Tools sealed off the page, by name: `worker: framedWorkers(url)` is `worker: url` (the tools
+ * module's absolute address), the pool's default.
  *
  * @example
  * import toolsUrl from './tools.worker.ts?worker&url'; // Vite: the built worker script's address
  * const pool = createWorkerPool({ worker: framedWorkers(toolsUrl), store: 'my-app-memory' });
  */
-export function framedWorkers(url: string | URL): WorkerHost {
+export function framedWorkers(url: string | URL): URL {
+  return new URL(absoluteUrl(url));
+}
+
+/**
+ * The worker factory of a sealed pool: each worker runs the tools module at `url` inside a
+ * sandboxed frame (one per pool, in a process apart from the page's). The page reads the module
+ * from its own origin (no CORS needed), serves the tools' `store` (an opaque origin has none; see
+ * `PageStoreHost`), and shares no memory with them. Throws where there is no page.
+ */
+export function sealedWorkers(url: string | URL, networkDenied: boolean): () => Worker {
   const scriptUrl = absoluteUrl(url);
+  if (typeof document === 'undefined') {
+    throw new TypeError(
+      'Sealed tool workers need a page (their frame is an iframe): in a worker or in Node, pass `worker: () => new Worker(url, { type: "module" })`, the plain mode',
+    );
+  }
   // The scanner (acorn's tokenizer) loads only for a page that seals its tools. A failure is said
   // to the workers that wait; the next worker tries again.
   const load = onceUntilFailure(() =>
     import('../frame/scan-imports').then(({ scanImports }) => loadModuleGraph(scriptUrl, scanImports)),
   );
-  return {
-    kind: 'framed',
-    factory: (networkDenied) => {
-      if (typeof document === 'undefined') {
-        throw new TypeError(
-          'Sealed tool workers need a page (their frame is an iframe): in a worker or in Node, pass `worker: () => new Worker(url, { type: "module" })`, the plain mode',
-        );
-      }
-      void load().catch(() => {});
-      const frames = new PoolFrame(load, sealedFrameCsp(networkDenied ? [] : '*'));
-      return () => new FramedWorker(frames) as unknown as Worker;
-    },
-    storeHost: (name) => new PageStoreHost(name),
-  };
+  void load().catch(() => {});
+  const frames = new PoolFrame(load, sealedFrameCsp(networkDenied ? [] : '*'));
+  return () => new FramedWorker(frames) as unknown as Worker;
 }
 
 /** The tools module's absolute address (a relative one is read against the page's). */

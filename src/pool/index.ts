@@ -1,6 +1,12 @@
+/**
+ * `moat/pool`: the worker pool's parts beyond `createWorkerPool` (which `moat` exports): the
+ * pool's class and types, `framedWorkers` (the sealed default, by name), and the
+ * Content-Security-Policy that closes `import()` to a plain worker's script.
+ */
 export { framedWorkers } from './framed-worker';
 export type { CallResult, NetworkPolicyWire, ResultFormat, ToolDescriptor } from './protocol';
 export { resultValue, type ToolResult } from './tool-result';
+export type { ToolArgs, ToolName, ToolOutput, ToolSet, TypedToolCall } from './typed-tools';
 export { workerContentSecurityPolicy } from './worker-csp';
 export {
   type CallOptions,
@@ -8,8 +14,6 @@ export {
   createWorkerPool,
   type NetworkPolicy,
   type PoolStats,
-  type StoreHost,
-  type WorkerHost,
   WorkerPool,
   type WorkerPoolOptions,
 } from './worker-pool';

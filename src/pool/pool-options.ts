@@ -4,12 +4,10 @@
  */
 import { describeValue } from '../errors/moat-error';
 import { checkCount, checkDuration } from '../errors/option-checks';
-import { framedWorkers } from './framed-worker';
+import { sealedWorkers } from './framed-worker';
+import { PageStoreHost } from './page-store-host';
 import type { ResultFormat } from './protocol';
 import type { ToolResult } from './tool-result';
-import type { StoreHost, WorkerHost } from './worker-host';
-
-export type { StoreHost, WorkerHost } from './worker-host';
 
 /** Which URLs tool code may reach: all, none, or those the function allows (evaluated on the page). */
 export type NetworkPolicy = 'allow' | 'deny' | ((url: string, api: string) => boolean);
@@ -24,7 +22,7 @@ export interface WorkerPoolOptions {
    * Or a function that makes a plain worker of the page's own origin, the faster and weaker
    * mode: `() => new Worker(new URL('./tools.worker.ts', import.meta.url), { type: 'module' })`.
    */
-  worker: string | URL | (() => Worker) | WorkerHost;
+  worker: string | URL | (() => Worker);
   /** Workers at most. Default: `navigator.hardwareConcurrency - 1`, at least 1. */
   size?: number;
   /** Per-call time limit from the moment the call is sent to a worker. Default 30,000 ms. */
@@ -124,19 +122,14 @@ export interface PoolConfig {
   quarantineWorkers: number;
   network: NetworkPolicy;
   store: string | undefined;
-  /** Serves the store to workers that cannot open it (framed ones); undefined for the others. */
-  storeHost: StoreHost | undefined;
+  /** Serves the store to workers that cannot open it (sealed ones); undefined for the others. */
+  storeHost: PageStoreHost | undefined;
 }
 
 export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
   const worker = options?.worker;
-  const host =
-    typeof worker === 'string' || worker instanceof URL
-      ? framedWorkers(worker)
-      : isWorkerHost(worker)
-        ? worker
-        : undefined;
-  if (typeof worker !== 'function' && host === undefined) {
+  const sealed = typeof worker === 'string' || worker instanceof URL;
+  if (typeof worker !== 'function' && !sealed) {
     throw new TypeError(
       `Expected \`worker\` to be the tools module's URL (sealed), or a function that makes a Worker (plain), got ${describeValue(worker)}`,
     );
@@ -149,8 +142,7 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
   if (options.store !== undefined && (typeof options.store !== 'string' || options.store === '')) {
     throw new TypeError(`Expected \`store\` to be an IndexedDB database name, got ${describeValue(options.store)}`);
   }
-  return {
-    make: host === undefined ? (worker as () => Worker) : host.factory(network === 'deny'),
+  const config = {
     size: checkCount('size', options.size ?? Math.max(1, cores - 1), { min: 1 }),
     timeoutMs: checkDuration('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs),
     maxQueue: checkCount('maxQueue', options.maxQueue ?? DEFAULTS.maxQueue, { infinite: true }),
@@ -163,16 +155,11 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
     }),
     network,
     store: options.store,
-    storeHost: host !== undefined && options.store !== undefined ? host.storeHost(options.store) : undefined,
   };
-}
-
-function isWorkerHost(worker: unknown): worker is WorkerHost {
-  return (
-    typeof worker === 'object' &&
-    worker !== null &&
-    (worker as WorkerHost).kind === 'framed' &&
-    typeof (worker as WorkerHost).factory === 'function' &&
-    typeof (worker as WorkerHost).storeHost === 'function'
-  );
+  // Made once every option is checked: a sealed pool starts reading its tools module now.
+  return {
+    ...config,
+    make: sealed ? sealedWorkers(worker, network === 'deny') : worker,
+    storeHost: sealed && options.store !== undefined ? new PageStoreHost(options.store) : undefined,
+  };
 }

@@ -18,6 +18,8 @@ describe('sealed workers: options and policy', () => {
         /^Sealed tool workers need a page .* pass `worker: \(\) => new Worker\(url, \{ type: "module" \}\)`, the plain mode$/,
       );
     }
+    // framedWorkers(url) is the same, by name: the tools module's address.
+    expect(framedWorkers('https://a.example/t.js')).toEqual(new URL('https://a.example/t.js'));
     expect(() => resolvePoolOptions({ worker: framedWorkers('https://a.example/t.js') })).toThrow(/need a page/);
   });
 

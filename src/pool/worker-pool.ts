@@ -37,8 +37,6 @@ export type {
   CallOutcome,
   NetworkPolicy,
   PoolStats,
-  StoreHost,
-  WorkerHost,
   WorkerPoolOptions,
 } from './pool-options';
 

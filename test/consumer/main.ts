@@ -1,6 +1,7 @@
 import { createAgent, createWorkerPool, mcpServer, scriptedModel, ToolInvoker } from 'moat';
 import { browserOAuth, finishOAuth } from 'moat/mcp';
 import { textOf } from 'moat/messages';
+import { resultValue } from 'moat/pool';
 import { toOpenAITools } from 'moat/providers';
 import toolsUrl from './tools.worker.ts?worker&url';
 
@@ -37,6 +38,8 @@ try {
       .map((t) => (t.function as { name: string }).name)
       .join(','),
   );
+  // Another subpath: the pool's own call, its value read back.
+  show('pool', String(resultValue(await pool.call({ id: 'p', name: 'multiply', args: { a: 2, b: 3 } }))));
   for await (const event of agent.stream('What is 6 times 7?')) {
     if (event.type === 'tool-finished') show('tool', textOf(event.message.content));
     if (event.type === 'tool-error') throw event.error;
