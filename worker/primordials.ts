@@ -10,9 +10,9 @@
  * iterator, no inherited setter is consulted).
  */
 const { apply, construct } = Reflect;
-const { defineProperty, getOwnPropertyDescriptor, getOwnPropertyNames, getPrototypeOf, hasOwn } = Object;
+const { defineProperty, getOwnPropertyDescriptor, getPrototypeOf, hasOwn } = Object;
 
-export { apply, construct, defineProperty, getOwnPropertyDescriptor, getOwnPropertyNames, getPrototypeOf, hasOwn };
+export { apply, construct, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, hasOwn };
 export const ObjectPrototype: object = Object.prototype;
 
 /**

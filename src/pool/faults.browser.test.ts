@@ -414,7 +414,6 @@ describe('describing the tools', () => {
 
   it('answers describe requests made at once, each one', async () => {
     const handle = new WorkerHandle(
-      1,
       toolsWorker(),
       { network: { mode: 'allow' } },
       { message: () => {}, failure: () => {} },

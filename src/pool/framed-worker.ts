@@ -22,7 +22,7 @@ import { cspOrigin } from './worker-csp';
 const FRAME_DEAD_MS = 5_000;
 
 /** A sealed worker failed: its module did not load, it broke, or its frame's process stopped answering. */
-export class FrameFailureEvent extends Event {
+class FrameFailureEvent extends Event {
   readonly reason: string;
   constructor(reason: string) {
     super('error');

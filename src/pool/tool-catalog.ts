@@ -94,7 +94,7 @@ export class ToolCatalog {
 }
 
 /** What a realm of these tools may touch in the store: every tool's namespaces, or all (undefined). */
-export function storeLimits(descriptors: readonly ToolDescriptor[]): string[][] | undefined {
+function storeLimits(descriptors: readonly ToolDescriptor[]): string[][] | undefined {
   if (descriptors.some((d) => !d.store)) return undefined;
   return descriptors.flatMap((d) => d.store?.namespaces ?? []);
 }

@@ -30,7 +30,6 @@ export interface WorkerEvents {
  * which calls it holds. The pool decides; this only carries.
  */
 export class WorkerHandle {
-  readonly id: number;
   /** The worker's own channel: everything goes over it, calls and control alike. */
   readonly #worker: Worker;
   readonly #events: WorkerEvents;
@@ -61,8 +60,7 @@ export class WorkerHandle {
   /** Calls for it are no longer sent: it is being stopped. */
   retiring = false;
 
-  constructor(id: number, worker: Worker, config: WorkerConfig, events: WorkerEvents, startTimeoutMs: number) {
-    this.id = id;
+  constructor(worker: Worker, config: WorkerConfig, events: WorkerEvents, startTimeoutMs: number) {
     this.#worker = worker;
     this.#events = events;
     let resolveReady!: (names: string[]) => void;
@@ -163,11 +161,6 @@ export class WorkerHandle {
   /** True when the worker was stopped while it held calls (one of them may be why). */
   get stoppedBusy(): boolean {
     return this.#stoppedBusy;
-  }
-
-  /** True once the worker answered the handshake. */
-  get connected(): boolean {
-    return this.#connected;
   }
 
   get load(): number {

@@ -11,7 +11,6 @@ import { type WorkerEvents, WorkerHandle } from './worker-handle';
 
 export class WorkerSpawner {
   readonly #config: Pick<PoolConfig, 'make' | 'network' | 'store' | 'storeHost' | 'startTimeoutMs'>;
-  #nextId = 1;
 
   constructor(config: PoolConfig) {
     this.#config = config;
@@ -23,7 +22,6 @@ export class WorkerSpawner {
    */
   spawn(events: WorkerEvents): WorkerHandle {
     const { make, network, store, storeHost, startTimeoutMs } = this.#config;
-    const id = this.#nextId++;
     const storeLink = storeHost?.link();
     try {
       const worker = make();
@@ -32,7 +30,7 @@ export class WorkerSpawner {
         store === undefined
           ? { network: wire }
           : { network: wire, store: storeLink ? { name: store, port: storeLink.port } : { name: store } };
-      const handle = new WorkerHandle(id, worker, config, events, startTimeoutMs);
+      const handle = new WorkerHandle(worker, config, events, startTimeoutMs);
       if (storeLink) handle.whenGone(storeLink.stop);
       return handle;
     } catch (error) {
