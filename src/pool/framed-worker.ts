@@ -141,7 +141,9 @@ class FramedWorker extends EventTarget {
     this.#frames = frames;
     const channel = new MessageChannel();
     this.#port = channel.port1;
-    this.#port.start();
+    // The pool listens here as on a Worker: each message of the port is dispatched again.
+    this.#port.onmessage = (event) => this.dispatchEvent(new MessageEvent('message', { data: event.data }));
+    this.#port.onmessageerror = () => this.dispatchEvent(new MessageEvent('messageerror'));
     // What the pool posts before the worker exists waits in the port.
     frames.spawn(channel.port2).then(
       (worker) => {
@@ -155,27 +157,6 @@ class FramedWorker extends EventTarget {
       },
       (error: unknown) => this.#fail(`the tools module could not be loaded: ${(error as Error)?.message ?? error}`),
     );
-  }
-
-  // Messages come straight from the port: no event is made again per message.
-  override addEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: AddEventListenerOptions | boolean,
-  ): void {
-    if (!listener) return;
-    if (type === 'message' || type === 'messageerror') this.#port.addEventListener(type, listener, options);
-    else super.addEventListener(type, listener, options);
-  }
-
-  override removeEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: EventListenerOptions | boolean,
-  ): void {
-    if (!listener) return;
-    if (type === 'message' || type === 'messageerror') this.#port.removeEventListener(type, listener, options);
-    else super.removeEventListener(type, listener, options);
   }
 
   postMessage(message: unknown, transfer: Transferable[] = []): void {
