@@ -318,14 +318,9 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     }
     this.#dispatch.pushFront(retry);
     if (this.#closed) return;
-    if (!connected) {
-      if (this.#dispatch.queued > 0) {
-        // A worker that never started: do not loop on a broken script; fail what waits.
-        this.#failQueued(new WorkerStartError({ reason }));
-        return;
-      }
-    }
-    this.#dispatch.pump();
+    // A worker that never started: do not loop on a broken script; fail what waits.
+    if (!connected && this.#dispatch.queued > 0) this.#failQueued(new WorkerStartError({ reason }));
+    else this.#dispatch.pump();
   }
 
   #failQueued(error: Error): void {
