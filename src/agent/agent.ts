@@ -2,11 +2,9 @@ import { describeValue } from '../errors/moat-error';
 import { checkCount } from '../errors/option-checks';
 import { eventStream, followSignal } from '../invoker/event-stream';
 import { ToolInvoker } from '../invoker/tool-invoker';
-import type { ToolTurn } from '../invoker/tool-turn';
-import type { ToolEvent } from '../invoker/types';
-import type { AIMessage, ToolCall, ToolMessage, Usage } from '../messages/types';
+import type { AIMessage, Usage } from '../messages/types';
 import { checkSettings } from '../models/settings';
-import type { ChatModel, ModelSettings } from '../models/types';
+import type { ModelSettings } from '../models/types';
 import {
   checkOutputSchema,
   type OutputOf,
@@ -14,16 +12,14 @@ import {
   type ResolvedOutput,
   resolveOutput,
 } from '../output/output-schema';
-import { PartialOutput, readOutput } from '../output/read-output';
+import { readOutput } from '../output/read-output';
 import type { ToolSet } from '../pool/typed-tools';
 import type { WorkerPool } from '../pool/worker-pool';
 import type { ToolSpec } from '../providers/tool-spec';
-import type { Checkpointer } from '../store/checkpointer';
 import type { ThreadSummary } from '../store/thread-summary';
-import { batchesOf } from '../stream/part-batches';
-import { deniedMessage, interruptedMessage, notFound, resumeDecided, verdictFor } from './approvals';
+import { deniedMessage, interruptedMessage, resumeDecided } from './approvals';
 import { checkStreamOptions, newThreadId, type ParsedInput, readInput } from './input';
-import { keepEarlyStep } from './keep-early-step';
+import { runStep, type StepAgent } from './step';
 import { inCallOrder, Thread, threadMemory } from './thread';
 import { lockThread } from './thread-lock';
 import type {
@@ -63,16 +59,11 @@ type EventOutput<S> = S extends OutputSchema ? OutputOf<S> : unknown;
  * pool's tools, when the pool is typed (`tool-finished` events narrow by tool name).
  */
 export class Agent<S extends OutputSchema | undefined = undefined, Tools extends ToolSet = ToolSet> {
-  readonly #model: ChatModel;
-  readonly #invoker: ToolInvoker | undefined;
-  readonly #system: string | undefined;
+  /** The model, the tools, and what each step needs of them. */
+  readonly #stepAgent: StepAgent;
   readonly #maxSteps: number;
-  readonly #checkpointer: Checkpointer;
   /** The checkpointer is the agent's own memory: its threads are this page's alone. */
   readonly #local: boolean;
-  readonly #approve: AgentOptions['approve'];
-  readonly #eager: boolean;
-  readonly #settings: ModelSettings;
   readonly #output: OutputSchema | undefined;
 
   constructor(options: AgentOptions<Tools>) {
@@ -102,25 +93,28 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
       throw new TypeError(`Expected \`checkpointer\` to be a Checkpointer, got ${describeValue(checkpointer)}`);
     if (options.output !== undefined) checkOutputSchema(options.output);
     const { temperature, maxTokens, toolChoice, parallelToolCalls, providerOptions } = options;
-    this.#settings = Object.fromEntries(
+    const settings: ModelSettings = Object.fromEntries(
       Object.entries({ temperature, maxTokens, toolChoice, parallelToolCalls, providerOptions }).filter(
         ([, v]) => v !== undefined,
       ),
     );
-    checkSettings(this.#settings);
-    this.#model = model;
-    // Inside, the tools' types are not needed: only the events the caller reads carry them.
-    this.#invoker =
-      (invoker as ToolInvoker | undefined) ??
-      (pool || tools?.length
-        ? new ToolInvoker({ ...(pool ? { pool: pool as WorkerPool } : {}), tools: tools ?? [] })
-        : undefined);
-    this.#system = system;
+    checkSettings(settings);
+    this.#stepAgent = {
+      model,
+      // Inside, the tools' types are not needed: only the events the caller reads carry them.
+      invoker:
+        (invoker as ToolInvoker | undefined) ??
+        (pool || tools?.length
+          ? new ToolInvoker({ ...(pool ? { pool: pool as WorkerPool } : {}), tools: tools ?? [] })
+          : undefined),
+      system,
+      settings,
+      checkpointer: checkpointer ?? threadMemory(),
+      approve,
+      eager: eagerTools ?? true,
+    };
     this.#maxSteps = checkCount('maxSteps', options.maxSteps ?? 10, { min: 1 });
-    this.#checkpointer = checkpointer ?? threadMemory();
     this.#local = checkpointer === undefined;
-    this.#approve = approve;
-    this.#eager = eagerTools ?? true;
     this.#output = options.output;
     // Start the workers now, while the person types: the first request needs their specs.
     this.#loadSpecs().catch(() => {});
@@ -128,7 +122,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
 
   /** What runs its tools (the one given, or the one it made over its `pool` and `tools`). */
   get invoker(): ToolInvoker | undefined {
-    return this.#invoker;
+    return this.#stepAgent.invoker;
   }
 
   /** The tools the model is offered. */
@@ -189,7 +183,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
   async thread(threadId: string): Promise<ThreadSnapshot | undefined> {
     if (typeof threadId !== 'string' || threadId === '')
       throw new TypeError(`Expected a thread id, got ${describeValue(threadId)}`);
-    const thread = await Thread.load(this.#checkpointer, threadId);
+    const thread = await Thread.load(this.#stepAgent.checkpointer, threadId);
     if (thread.savedAt === undefined) return undefined;
     return {
       threadId,
@@ -202,17 +196,17 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
 
   /** The saved threads, the most recently written first. */
   threads(): Promise<ThreadSummary[]> {
-    return this.#checkpointer.threads();
+    return this.#stepAgent.checkpointer.threads();
   }
 
   /** Forget a thread (all its checkpoints). */
   deleteThread(threadId: string): Promise<void> {
-    return this.#checkpointer.delete(threadId);
+    return this.#stepAgent.checkpointer.delete(threadId);
   }
 
   /** The invoker's specs: its own list, the same until its tools change (an MCP server's did). */
   async #loadSpecs(): Promise<readonly ToolSpec[]> {
-    return this.#invoker ? this.#invoker.specs() : [];
+    return this.#stepAgent.invoker ? this.#stepAgent.invoker.specs() : [];
   }
 
   async #drive(
@@ -248,7 +242,14 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
       release = () => {};
     }
     try {
-      await this.#driveHeld(parsed, await Thread.load(this.#checkpointer, threadId), options, output, signal, emit);
+      await this.#driveHeld(
+        parsed,
+        await Thread.load(this.#stepAgent.checkpointer, threadId),
+        options,
+        output,
+        signal,
+        emit,
+      );
     } finally {
       release();
     }
@@ -290,8 +291,8 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
       }
       if ('approvals' in parsed) {
         await resumeDecided(thread, parsed.approvals, {
-          checkpointer: this.#checkpointer,
-          invoker: this.#invoker,
+          checkpointer: this.#stepAgent.checkpointer,
+          invoker: this.#stepAgent.invoker,
           context: options.context,
           signal,
           emit,
@@ -310,7 +311,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
         if (progress.steps >= this.#maxSteps) return finish('max-steps');
         progress.steps++;
         progress.text = '';
-        const ai = await this.#step(thread, options, signal, emit, progress, output);
+        const ai = await runStep(this.#stepAgent, thread, options, signal, emit, progress, output);
         addUsage(usage, ai.usage);
         if (thread.pending.length > 0) {
           for (const toolCall of thread.pending) emit({ type: 'approval-request', toolCall });
@@ -325,127 +326,6 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
     } catch (error) {
       if (signal.aborted && !thread.unsaved) return finish('aborted');
       throw error;
-    }
-  }
-
-  /** One model call with its tools, started as each call completes; saved when all is done. */
-  async #step(
-    thread: Thread,
-    options: AgentStreamOptions,
-    outer: AbortSignal,
-    emit: (event: AgentEvent) => void,
-    progress: { steps: number; text: string },
-    output: ResolvedOutput | undefined,
-  ): Promise<AIMessage> {
-    const specs = await this.#loadSpecs();
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(outer.reason);
-    outer.addEventListener('abort', onAbort, { once: true });
-    const signal = controller.signal;
-    const forward = (event: ToolEvent) => {
-      if (event.type !== 'done') emit(event);
-    };
-    const turn = this.#invoker?.begin({ state: thread.state, context: options.context, signal, onEvent: forward });
-    let closing: ReturnType<ToolTurn['close']> | undefined;
-    const own: ToolMessage[] = [];
-    const held: ToolCall[] = [];
-    const later: ToolCall[] = [];
-    /** Every call the model finished writing, in its order; and its whole answer once it came. */
-    const called: ToolCall[] = [];
-    let whole: AIMessage | undefined;
-    let toolsDone = false;
-    const start = (call: ToolCall) => {
-      if (turn) turn.add(call);
-      else own.push(notFound(call, emit));
-    };
-    try {
-      const parts = this.#model.stream({
-        ...this.#settings,
-        messages: thread.messages,
-        tools: specs,
-        ...(this.#system ? { system: this.#system } : {}),
-        ...(output ? { output: output.format } : {}),
-        signal,
-      });
-      const partial = output && new PartialOutput();
-      // A chunk's parts come together: the calls that close in it start together (one message per worker).
-      for await (const batch of batchesOf(parts)) {
-        for (const part of batch) {
-          switch (part.type) {
-            case 'text-delta':
-              progress.text += part.delta;
-              emit(part);
-              partial?.push(part.delta);
-              break;
-            case 'reasoning-delta':
-              emit(part);
-              break;
-            case 'tool-input-start':
-              emit({ type: 'tool-input-start', toolCallId: part.id, name: part.name, index: part.index });
-              break;
-            case 'tool-input-delta':
-              emit({ type: 'tool-input-delta', toolCallId: part.id, delta: part.delta, partialArgs: part.partialArgs });
-              break;
-            case 'tool-call': {
-              const call = part.toolCall;
-              called.push(call);
-              emit({ type: 'tool-call', toolCall: call });
-              const decided = verdictFor(this.#approve, call, {
-                spec: specs.find((spec) => spec.name === call.name),
-                messages: thread.messages,
-                state: thread.state,
-                context: options.context,
-              });
-              const verdict = decided instanceof Promise ? await decided : decided;
-              if ('ask' in verdict) held.push(call);
-              else if ('denied' in verdict) own.push(deniedMessage(call, verdict.denied, emit));
-              else if (this.#eager) start(call);
-              else later.push(call);
-              break;
-            }
-          }
-        }
-        const object = partial?.take();
-        if (object) emit({ type: 'output-delta', partial: object });
-      }
-      const ai = parts.message();
-      whole = ai;
-      for (const call of later) start(call);
-      for (const bad of ai.invalidToolCalls) {
-        if (turn) turn.addInvalid(bad);
-        else own.push(notFound({ id: bad.id, name: bad.name ?? '', args: {} }, emit));
-      }
-      closing = turn?.close();
-      const result = closing ? await closing : { messages: [], state: thread.state };
-      toolsDone = true;
-      const byId = new Map([...result.messages, ...own].map((m) => [m.toolCallId, m]));
-      const toolMessages = [...ai.toolCalls, ...ai.invalidToolCalls]
-        .map((c) => byId.get(c.id))
-        .filter((m): m is ToolMessage => m !== undefined);
-      thread.messages = [...thread.messages, ai, ...toolMessages];
-      thread.state = result.state;
-      thread.pending = held;
-      await thread.save(this.#checkpointer);
-      progress.text = ai.content;
-      const finished: AgentEvent = { type: 'step-finish', step: progress.steps, message: ai, toolMessages };
-      if (ai.usage) finished.usage = ai.usage;
-      emit(finished);
-      return ai;
-    } catch (error) {
-      // The answer broke off or was stopped: the calls it started are cancelled with it.
-      controller.abort(error);
-      if (turn && !closing) await turn.close().catch(() => {});
-      // What ran is kept (a retry must not run it again), unless the tools themselves failed the turn.
-      if (turn && !toolsDone && (!closing || outer.aborted))
-        await keepEarlyStep(thread, this.#checkpointer, turn, {
-          text: progress.text,
-          calls: whole?.toolCalls ?? called,
-          ai: whole,
-          answered: own,
-        });
-      throw error;
-    } finally {
-      outer.removeEventListener('abort', onAbort);
     }
   }
 }
