@@ -119,7 +119,7 @@ export default defineConfig(({ mode }) => ({
               entry: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, resolve(root, path)])),
               formats: ['es'],
             },
-            rolldownOptions: { external: ['comlink', 'idb', 'zod', /^zod\//, '@mcp-b/webmcp-polyfill'] },
+            rolldownOptions: { external: ['idb', 'zod', /^zod\//, '@mcp-b/webmcp-polyfill'] },
           }
         : {
             target: 'es2022',

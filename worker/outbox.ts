@@ -42,7 +42,7 @@ export class Outbox {
 
   /** Keep an entry for the next post. */
   push(entry: OutEntry, call: CallRequest): void {
-    if (!('delta' in entry)) this.#answered.push(call);
+    if (!Object.hasOwn(entry, 'delta')) this.#answered.push(call);
     this.#entries.push(entry);
   }
 
@@ -69,7 +69,7 @@ export class Outbox {
       try {
         this.#post({ t: 'out', started, out: [entry] });
       } catch (error) {
-        const what = 'delta' in entry ? 'a streamed delta' : 'its artifact';
+        const what = Object.hasOwn(entry, 'delta') ? 'a streamed delta' : 'its artifact';
         const call = this.#running(entry.id) ?? answered.find((c) => c.id === entry.id);
         const failure = new ToolOutputError({
           ...(call ? { toolName: call.name, toolCallId: call.toolCallId } : {}),

@@ -4,10 +4,33 @@
  * noted. Only calls the pool still holds on that worker are touched: an answer to a call settled
  * or sent elsewhere since (aborted, timed out, re-run) is dropped.
  */
-import { reviveError } from '../errors/serialize-error';
+import { isSerializedError, reviveError, type SerializedError } from '../errors/serialize-error';
 import type { CallLedger } from './call-ledger';
-import type { WorkerToPage } from './protocol';
+import type { CallResult, OutEntry, WorkerToPage } from './protocol';
 import type { WorkerHandle } from './worker-handle';
+
+type Out = Extract<WorkerToPage, { t: 'out' }>;
+
+/**
+ * True for an `out` message of the protocol: a started count and entries that each answer one
+ * call. A worker that sends anything else is not ours (the pool stops it).
+ */
+export function isOutMessage(message: { t: 'out' }): message is Out {
+  const { started, out } = message as Partial<Out>;
+  return typeof started === 'number' && Array.isArray(out) && out.every(isEntry);
+}
+
+function isEntry(entry: unknown): entry is OutEntry {
+  if (typeof entry !== 'object' || entry === null || typeof (entry as OutEntry).id !== 'number') return false;
+  if (Object.hasOwn(entry, 'result')) {
+    const result = (entry as { result: unknown }).result;
+    return (
+      typeof result === 'object' && result !== null && typeof (result as { content?: unknown }).content === 'string'
+    );
+  }
+  if (Object.hasOwn(entry, 'error')) return isSerializedError((entry as { error: unknown }).error);
+  return Object.hasOwn(entry, 'delta');
+}
 
 /**
  * Settle the calls an `out` message answers on `handle`; the clock hears of answers to calls no
@@ -15,24 +38,27 @@ import type { WorkerHandle } from './worker-handle';
  */
 export function deliverResults(
   handle: WorkerHandle,
-  message: Extract<WorkerToPage, { t: 'out' }>,
+  message: Out,
   calls: CallLedger,
   clock: { answered(id: number): void },
 ): void {
   handle.started.reported(message.started);
   for (const entry of message.out) {
+    // As the worker wrote it (and isOutMessage read it): a result, else an error, else a delta.
+    const { result, error } = entry as { result?: CallResult; error?: SerializedError };
+    const answer = result !== undefined || error !== undefined;
     const call = calls.get(entry.id);
     if (!call || call.worker !== handle) {
-      if (!('delta' in entry)) clock.answered(entry.id);
+      if (answer) clock.answered(entry.id);
       continue;
     }
-    if ('delta' in entry) {
-      if (call.options.onDelta) notify(call.options.onDelta, entry.delta, call.toolCall.id);
+    if (!answer) {
+      if (call.options.onDelta) notify(call.options.onDelta, (entry as { delta: unknown }).delta, call.toolCall.id);
       continue;
     }
     handle.calls.delete(entry.id);
-    if ('error' in entry) calls.settle(call, reviveError(entry.error));
-    else calls.settle(call, undefined, { toolCallId: call.toolCall.id, name: call.toolCall.name, ...entry.result });
+    if (result) calls.settle(call, undefined, { ...result, toolCallId: call.toolCall.id, name: call.toolCall.name });
+    else calls.settle(call, reviveError(error as SerializedError));
   }
 }
 

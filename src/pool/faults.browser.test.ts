@@ -367,18 +367,27 @@ describe('queue, close and start failures', () => {
     );
   });
 
-  it('a worker whose reply cannot be read is stopped: its call fails, naming why, and nothing hangs', async () => {
-    pool = createWorkerPool({
-      worker: () =>
-        new Worker(new URL('../../test/workers/garbled-reply.worker.ts', import.meta.url), { type: 'module' }),
-      size: 1,
-      quarantineMs: 0,
-    });
-    const outcome = pool.call(call('add', { a: 1, b: 1 }));
-    await expect(outcome).rejects.toBeInstanceOf(WorkerCrashedError);
-    await expect(outcome).rejects.toThrow(/a message the pool cannot read \(`'1.*` \(string\)\)/);
-    expect(pool.stats.restarted).toBeGreaterThanOrEqual(1);
-  });
+  it.each([
+    ['string', /a message the pool cannot read \(`'1.*` \(string\)\)/],
+    ['null-entry', /a message the pool cannot read/],
+    ['text-started', /a message the pool cannot read/],
+    ['bare-error', /a message the pool cannot read/],
+  ])(
+    'a worker whose reply cannot be read (%s) is stopped: its call fails, naming why, and nothing hangs',
+    async (name, why) => {
+      pool = createWorkerPool({
+        worker: () =>
+          new Worker(new URL('../../test/workers/garbled-reply.worker.ts', import.meta.url), { type: 'module', name }),
+        size: 1,
+        quarantineMs: 0,
+        timeoutMs: Number.POSITIVE_INFINITY,
+      });
+      const outcome = pool.call(call('add', { a: 1, b: 1 }));
+      await expect(outcome).rejects.toBeInstanceOf(WorkerCrashedError);
+      await expect(outcome).rejects.toThrow(why);
+      expect(pool.stats.restarted).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('a worker serving a tool not made by defineTool fails to start, saying so', async () => {
     pool = createWorkerPool({

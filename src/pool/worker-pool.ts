@@ -11,7 +11,7 @@ import { checkCallOptions, checkToolCall, outcomeOf, startFailure, unsendable } 
 import { CallClock } from './call-clock';
 import { CallDispatch } from './call-dispatch';
 import { CallLedger, type PendingCall } from './call-ledger';
-import { deliverResults, notify } from './deliver-results';
+import { deliverResults, isOutMessage, notify } from './deliver-results';
 import { answerNetwork } from './network-answers';
 import {
   type CallOptions,
@@ -228,7 +228,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
 
   #receive(handle: WorkerHandle, message: WorkerToPage): void {
     // The handle passes on nothing from before the handshake: this is a worker serving tools.
-    if (message?.t === 'out' && Array.isArray(message.out)) {
+    if (message?.t === 'out' && isOutMessage(message)) {
       deliverResults(handle, message, this.#calls, this.#clock);
       // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
       if (this.#dispatch.waiting) this.#dispatch.pump();

@@ -1,13 +1,21 @@
 /// <reference lib="webworker" />
 // Speaks the pool protocol's handshake, as a tool worker does, then answers every calls message
-// with a string, not a message of the protocol: what a broken or foreign worker might send.
+// with something that is not a message of the protocol, chosen by the worker's name: what a broken
+// or foreign worker might send.
 import { PROTOCOL_VERSION } from '../../src/pool/protocol';
+
+const replies: Record<string, (id: number) => unknown> = {
+  string: (id) => `1${id}:99:not that long`,
+  'null-entry': (id) => ({ t: 'out', started: 1, out: [null, { id, result: { content: 'late', kind: 'text' } }] }),
+  'text-started': (id) => ({ t: 'out', started: '1', out: [{ id, result: { content: 'x', kind: 'text' } }] }),
+  'bare-error': (id) => ({ t: 'out', started: 1, out: [{ id, error: 'not a serialized error' }] }),
+};
 
 self.onmessage = (event: MessageEvent) => {
   const message = event.data;
   if (message?.t === 'hello') {
     self.postMessage({ t: 'ready', version: PROTOCOL_VERSION, names: ['add'], idempotent: [], timeouts: {} });
   } else if (message?.t === 'calls') {
-    self.postMessage(`1${message.calls[0]?.id}:99:not that long`);
+    self.postMessage((replies[self.name] ?? replies.string)?.(message.calls[0]?.id));
   }
 };
