@@ -42,7 +42,9 @@ export async function watchRuns(channelName = 'moat-test-runs') {
   };
 }
 
-let n = 0;
+// The run reports of test files running side by side share one BroadcastChannel: each file's ids
+// start at a random number, so that one file's report never stands for another's call.
+let n = Math.floor(Math.random() * 1e9);
 export const call = (name: string, args: Record<string, unknown> = {}) => ({ id: `call_${++n}`, name, args });
 
 /** A promise's outcome as a value: `{ ok: true, value }` or `{ ok: false, error }`; never rejects. */
