@@ -189,6 +189,44 @@ describe('threads', () => {
     expect(result.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first', 'third']);
   });
 
+  it('stopped while the tools are still being described, it calls no model and runs nothing', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let onAsk: (() => void) | undefined;
+    class SlowSpecs extends ToolInvoker {
+      override async specs() {
+        onAsk?.();
+        await gate;
+        return super.specs();
+      }
+    }
+    let requests = 0;
+    const model: ChatModel = {
+      provider: 'test',
+      modelId: 'counted',
+      stream: (request) => {
+        requests++;
+        return mathModel().stream(request);
+      },
+    };
+    ran.length = 0;
+    const controller = new AbortController();
+    const agent = createAgent({ model, invoker: new SlowSpecs({ inlineTools: tools }) }); // its early load waits too
+    // The step's own request for the specs.
+    const asked = new Promise<void>((resolve) => {
+      onAsk = resolve;
+    });
+    const run = agent.run('go', { signal: controller.signal });
+    await asked;
+    controller.abort(new Error('stop'));
+    release();
+    expect(await run).toMatchObject({ stopReason: 'aborted', steps: 1 });
+    expect(requests).toBe(0);
+    expect(ran).toEqual([]);
+  });
+
   it('break cancels the model request and the running tools; a call that started is kept with its result', async () => {
     const checkpointer = createMemoryCheckpointer();
     let aborted = false;

@@ -40,6 +40,8 @@ export async function runStep(
   output: ResolvedOutput | undefined,
 ): Promise<AIMessage> {
   const specs = agent.invoker ? await agent.invoker.specs() : [];
+  // Stopped while the tools' specs loaded (a worker starting): no model call, no tool.
+  outer.throwIfAborted();
   const controller = new AbortController();
   const onAbort = () => controller.abort(outer.reason);
   outer.addEventListener('abort', onAbort, { once: true });
