@@ -29,5 +29,15 @@ describe('the front door', () => {
     const paths = read('tsconfig.json').compilerOptions.paths as Record<string, string[]>;
     expect(Object.fromEntries(Object.entries(paths).map(([name, [file]]) => [name, file?.slice(2)]))).toEqual(exported);
     expect([...read('typedoc.json').entryPoints].sort()).toEqual(Object.values(exported).sort());
+    // The library build's entries (vite.config.ts), by name.
+    const config = readFileSync(resolve(import.meta.dirname, '..', 'vite.config.ts'), 'utf8');
+    const entries = /const ENTRIES[^{]*\{([^}]*)\}/.exec(config)?.[1] ?? '';
+    const built = Object.fromEntries(
+      [...entries.matchAll(/(\w+): '([^']+)'/g)].map(([, name, file]) => [
+        name === 'moat' ? 'moat' : `moat/${name}`,
+        file,
+      ]),
+    );
+    expect(built).toEqual(exported);
   });
 });

@@ -144,8 +144,11 @@ export function convertResult(value: unknown, format: ResultFormat = 'string'): 
     return { ok: true, result: { ...inner.result, update: value.update } };
   }
   if (isPartsResult(value)) return convertParts(value);
-  if (isWithArtifact(value))
-    return { ok: true, result: { content: value.content, kind: 'text', artifact: value.artifact } };
+  if (isWithArtifact(value)) {
+    const result: CallResult = { content: value.content, kind: 'text' };
+    if (value.artifact !== undefined) result.artifact = value.artifact;
+    return { ok: true, result };
+  }
   if (value === undefined)
     return {
       ok: true,
