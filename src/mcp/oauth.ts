@@ -7,11 +7,12 @@
  * The flow itself (discovery, registration, the code exchange, refreshes) is the SDK's `auth()`,
  * run on the page by mcpServer: see sign-in.ts, which also says what a provider is.
  */
-import { type IDBPDatabase, openDB } from 'idb';
+import { openDB } from 'idb';
 import { McpConnectionError } from '../errors/mcp-connection-error';
 import { describeValue } from '../errors/moat-error';
 import { checkHttpUrl } from '../errors/option-checks';
 import { isPlainObject } from '../json/json-value';
+import { onceUntilFailure } from '../pool/once-until-failure';
 import {
   anonymousFetch,
   type McpAuthProvider,
@@ -74,18 +75,14 @@ const STORE = 'servers';
 const CHANNEL = 'moat-oauth';
 const POPUP_WAIT_MS = 5 * 60_000;
 
-let db: Promise<IDBPDatabase> | undefined;
-function database(): Promise<IDBPDatabase> {
-  db ??= openDB(DB, 1, {
+/** Opened when first needed; after a failure, the next use tries again. */
+const database = onceUntilFailure(() =>
+  openDB(DB, 1, {
     upgrade: (made) => {
       made.createObjectStore(STORE);
     },
-  }).catch((error: unknown) => {
-    db = undefined; // the next use tries again
-    throw error;
-  });
-  return db;
-}
+  }),
+);
 
 async function read(key: string): Promise<Saved | undefined> {
   return (await database()).get(STORE, key) as Promise<Saved | undefined>;
@@ -121,9 +118,16 @@ export function browserOAuth(options: BrowserOAuthOptions): BrowserOAuth {
   const { clientMetadataUrl } = options;
   if (clientMetadataUrl !== undefined && checkHttpUrl(clientMetadataUrl, '`clientMetadataUrl`').protocol !== 'https:')
     throw new TypeError(`Expected \`clientMetadataUrl\` to be an https URL, got ${describeValue(clientMetadataUrl)}`);
-  const config: Config = { redirectUrl: redirectUrl.href, clientName };
-  if (clientMetadataUrl !== undefined) config.clientMetadataUrl = clientMetadataUrl;
-  return new Provider(url.href, config, open);
+  return new Provider(url.href, configOf({ redirectUrl: redirectUrl.href, clientName, clientMetadataUrl }), open);
+}
+
+/** A config with no `clientMetadataUrl` key when there is none (the SDK's provider type has no room for undefined). */
+function configOf({
+  redirectUrl,
+  clientName,
+  clientMetadataUrl,
+}: Omit<Config, 'clientMetadataUrl'> & { clientMetadataUrl?: string | undefined }): Config {
+  return clientMetadataUrl === undefined ? { redirectUrl, clientName } : { redirectUrl, clientName, clientMetadataUrl };
 }
 
 class Provider implements BrowserOAuth {
@@ -316,8 +320,7 @@ export async function finishOAuth(callbackUrl: string | URL = location.href): Pr
   }
   const [url, saved] = found;
   // The config the sign-in started with: its redirect URL must be the one the code is traded with.
-  const config: Config = { redirectUrl: saved.redirectUrl, clientName: saved.clientName };
-  if (saved.clientMetadataUrl !== undefined) config.clientMetadataUrl = saved.clientMetadataUrl;
+  const config = configOf(saved);
   let failure: string | undefined;
   try {
     const refused = answer.get('error');
