@@ -4,10 +4,7 @@
  * nowhere else. `mcpServer` talks to it; the benchmark's sealed floor drives it bare.
  */
 import { type FrameWorker, SandboxedFrame } from '../frame/sandboxed-frame';
-import { sealedFrameCsp } from '../pool/framed-worker';
-
-/** How long the frame's process may go silent before it counts as dead (see SandboxedFrame.watch). */
-const FRAME_DEAD_MS = 5_000;
+import { FRAME_DEAD_MS, sealedFrameCsp } from '../pool/framed-worker';
 
 export interface ClientFrame {
   frame: SandboxedFrame;

@@ -19,7 +19,7 @@ import { cspOrigin } from './worker-csp';
  * On two loaded cores a live frame went 2 s without a word while its workers started; a frame
  * that ran out of memory never answers again, so waiting longer costs only the notice.
  */
-const FRAME_DEAD_MS = 5_000;
+export const FRAME_DEAD_MS = 5_000;
 
 /** A sealed worker failed: its module did not load, it broke, or its frame's process stopped answering. */
 class FrameFailureEvent extends Event {
