@@ -87,8 +87,8 @@ function serve(port: MessagePort): void {
               ...(message === undefined ? {} : { message: clip(message) }),
             }),
         });
-        const tooLarge = overweight(result, `The result of ${data.name}`);
         if (controller.signal.aborted) return;
+        const tooLarge = overweight(result, `The result of ${data.name}`);
         post(tooLarge ? { t: 'failed', id, error: tooLarge } : { t: 'result', id, result: result as McpCallResult });
       } catch (error) {
         if (!controller.signal.aborted) post({ t: 'failed', id, error: await failure(error, url, http) });
