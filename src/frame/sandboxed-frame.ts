@@ -12,8 +12,11 @@
  */
 import type { ModuleGraph } from './module-graph';
 
-/** The frame's own script (made into text: it may use nothing from outside itself). */
-function frameMain(): void {
+/**
+ * The frame's own script (made into text: it may use nothing from outside itself), given the
+ * module graph's loader.
+ */
+function frameMain(loader: string): void {
   const workers = new Map<number, Worker>();
   let graph: unknown;
   addEventListener('message', (event: MessageEvent) => {
@@ -25,17 +28,19 @@ function frameMain(): void {
       const id: number = m.id;
       const port = event.ports[0];
       const broken = (reason: string) => parent.postMessage({ t: 'broken', id, reason }, '*');
-      if (typeof m.source !== 'string' && graph === undefined) return broken('it was given no code to run');
-      // A worker's own script: from a blob. The module graph's loader: from a data: URL, which
-      // (unlike a blob of an opaque origin) makes the worker a secure context (crypto.subtle).
-      const worker =
-        typeof m.source === 'string'
-          ? new Worker(URL.createObjectURL(new Blob([m.source], { type: 'text/javascript' })))
-          : new Worker(`data:text/javascript,${encodeURIComponent(m.loader)}`);
-      if (typeof m.source !== 'string') worker.postMessage(graph);
+      const classic = typeof m.source === 'string';
+      if (!classic && graph === undefined) return broken('it was given no code to run');
+      // A worker's own script: from a blob, given the port at once. The module graph's loader:
+      // from a data: URL, which (unlike a blob of an opaque origin) makes the worker a secure
+      // context (crypto.subtle); it says when the graph is loaded (or why not), and only then
+      // gets the port.
+      const worker = classic
+        ? new Worker(URL.createObjectURL(new Blob([m.source], { type: 'text/javascript' })))
+        : new Worker(`data:text/javascript,${encodeURIComponent(loader)}`);
+      if (!classic) worker.postMessage(graph);
       workers.set(id, worker);
       worker.onerror = (e) => broken(e.message ? `its worker failed: ${e.message}` : 'its worker failed to start');
-      if (!m.announces) {
+      if (classic) {
         worker.postMessage('port', [port]);
         return;
       }
@@ -82,17 +87,6 @@ export interface SandboxedFrameOptions {
   title: string;
 }
 
-export interface SpawnOptions {
-  /**
-   * The worker's code, a classic script; or, with `module`, a loader that imports the frame's
-   * module graph. With `announces`, the worker first posts `{ loaded: true }` (or
-   * `{ failed: reason }`) once what it runs is loaded, and only then gets the port.
-   */
-  source?: string;
-  module?: boolean;
-  announces?: boolean;
-}
-
 /** One worker in the frame, seen from the page. */
 export interface FrameWorker {
   /** Called once, with the reason, when the worker breaks or the frame dies. */
@@ -122,7 +116,7 @@ export class SandboxedFrame {
     iframe.setAttribute('tabindex', '-1');
     iframe.title = options.title;
     iframe.style.cssText = 'position:absolute;width:0;height:0;border:0;visibility:hidden';
-    iframe.srcdoc = `<!doctype html><meta http-equiv="Content-Security-Policy" content="${escapeAttribute(options.csp)}"><script>(${frameMain.toString()})()</script>`;
+    iframe.srcdoc = `<!doctype html><meta http-equiv="Content-Security-Policy" content="${escapeAttribute(options.csp)}"><script>(${frameMain.toString()})(${JSON.stringify(GRAPH_LOADER)})</script>`;
     this.#iframe = iframe;
     this.#onWindowMessage = (event) => {
       if (event.source !== iframe.contentWindow || event.source === null) return;
@@ -150,10 +144,11 @@ export class SandboxedFrame {
   }
 
   /**
-   * Start a worker in the frame; it gets `port` (the worker's end of the caller's channel to it)
-   * in a 'port' message.
+   * Start a worker in the frame: one that runs `source`, a classic script, or else the module
+   * graph (`load`), once it is loaded. It gets `port` (the worker's end of the caller's channel
+   * to it) in a 'port' message.
    */
-  spawn(options: SpawnOptions, port: MessagePort): FrameWorker {
+  spawn(port: MessagePort, source?: string): FrameWorker {
     const id = this.#nextId++;
     const frame = this;
     const worker: FrameWorker = {
@@ -163,9 +158,7 @@ export class SandboxedFrame {
       },
     };
     this.#workers.set(id, worker);
-    const { source, module, announces } = options;
-    const code = module ? { loader: GRAPH_LOADER } : { source };
-    this.#send({ t: 'spawn', id, ...code, announces: announces === true }, [port]);
+    this.#send(source === undefined ? { t: 'spawn', id } : { t: 'spawn', id, source }, [port]);
     return worker;
   }
 

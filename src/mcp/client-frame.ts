@@ -20,6 +20,6 @@ export async function startClientFrame(origin: string, title: string): Promise<C
   frame.watch(true, FRAME_DEAD_MS);
   frame.load({ modules: [{ url: 'moat:mcp-client', parts: [text] }], entry: 0 });
   const channel = new MessageChannel();
-  const worker = frame.spawn({ module: true, announces: true }, channel.port2);
+  const worker = frame.spawn(channel.port2);
   return { frame, worker, port: channel.port1 };
 }

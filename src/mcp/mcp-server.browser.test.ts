@@ -314,7 +314,7 @@ describe('the MCP client is sealed', () => {
     });`;
     // Started as the client is: a module graph, from the frame's data: loader.
     frame.load({ modules: [{ url: 'probe', parts: [source] }], entry: 0 });
-    frame.spawn({ module: true, announces: true }, channel.port2);
+    frame.spawn(channel.port2);
     try {
       expect(await answer).toEqual({
         server: 'reached',

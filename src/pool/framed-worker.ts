@@ -116,7 +116,7 @@ class PoolFrame {
     // The frame died while the modules were read: a new one.
     if (frame.closed) return this.spawn(port);
     frame.load(modules);
-    return frame.spawn({ module: true, announces: true }, port);
+    return frame.spawn(port);
   }
 
   /** A worker ended: with none left, the frame goes. */

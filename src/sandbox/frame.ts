@@ -24,7 +24,7 @@ export class SandboxFrame {
   constructor(startTimeoutMs: number) {
     const frame = new SandboxedFrame({ csp: SANDBOX_CSP, title: 'Moat code sandbox' });
     const channel = new MessageChannel();
-    const worker = frame.spawn({ source: workerSource() }, channel.port2);
+    const worker = frame.spawn(channel.port2, workerSource());
     // A broken worker is a broken sandbox: the frame goes with it.
     worker.onBroken = (reason) => frame.die(reason);
     this.#frame = frame;
