@@ -100,7 +100,9 @@ export default defineConfig(({ mode }) => ({
   preview: { port: 4173, strictPort: true, headers: isolationHeaders },
   worker: { format: 'es' },
   // Known up front, so that the first test run does not discover them and reload the page.
-  optimizeDeps: { include: ['comlink', 'zod', 'zod/mini', 'zod/v4/core', 'acorn', 'marked', 'dompurify', 'idb'] },
+  optimizeDeps: {
+    include: ['comlink', 'zod', 'zod/mini', 'zod/v4/core', 'acorn', 'es-module-lexer/js', 'marked', 'dompurify', 'idb'],
+  },
   build:
     mode === 'bench'
       ? {
@@ -119,7 +121,10 @@ export default defineConfig(({ mode }) => ({
               entry: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, resolve(root, path)])),
               formats: ['es'],
             },
-            rolldownOptions: { external: ['idb', 'zod', /^zod\//, '@mcp-b/webmcp-polyfill'] },
+            // The dependencies: the app's bundler resolves them (and shares one copy).
+            rolldownOptions: {
+              external: ['idb', 'zod', /^zod\//, 'acorn', /^es-module-lexer\//, '@mcp-b/webmcp-polyfill'],
+            },
           }
         : {
             target: 'es2022',

@@ -119,3 +119,47 @@ describe('loadModuleGraph: what the scanner cannot read', () => {
     );
   });
 });
+
+describe('scanImports', () => {
+  /** What each import found names, and the text it stands on. */
+  const scan = (text: string) =>
+    scanImports(text).map((at) => [at.specifier, text.slice(at.start, at.end), at.dynamic] as const);
+
+  it('finds static imports, re-exports and dynamic imports of a string or a plain template', () => {
+    expect(
+      scan(
+        `import a from './a.js'; import {b} from"./b.js"; import './c.js'; export * from './d.js'; export { e } from './e.js'; import('./f.js'); import(\`./g.js\`);`,
+      ),
+    ).toEqual([
+      ['./a.js', './a.js', false],
+      ['./b.js', './b.js', false],
+      ['./c.js', './c.js', false],
+      ['./d.js', './d.js', false],
+      ['./e.js', './e.js', false],
+      ['./f.js', "'./f.js'", true],
+      ['./g.js', '`./g.js`', true],
+    ]);
+  });
+
+  it('leaves alone what names no module it can read: import.meta, computed imports and templates', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is a module's code
+    expect(scan('const u = import.meta.url; import(u); import("./" + x); import(`./${x}.js`);')).toEqual([]);
+  });
+
+  it('finds nothing in strings, comments, templates and regular expressions', () => {
+    const text = [
+      `const s = "import './s.js'";`,
+      `// import './line.js'`,
+      `/* export * from './block.js' */`,
+      'const t = `import("./t.js")`;',
+      `const r = /import "y"/, q = a / b / 2;`,
+      `if (x) /from '.\\/z.js'/.test(s);`,
+    ].join('\n');
+    expect(scan(text)).toEqual([]);
+  });
+
+  it('reads a minified bundle as a bundler writes it', () => {
+    const text = `const e=a/2/b;let t=/\`/g;function n(){return import("./chunk-A1.js")}export{n as run};`;
+    expect(scan(text)).toEqual([['./chunk-A1.js', '"./chunk-A1.js"', true]]);
+  });
+});

@@ -66,7 +66,7 @@ export function sealedWorkers(url: string | URL, networkDenied: boolean): () => 
       'Sealed tool workers need a page (their frame is an iframe): in a worker or in Node, pass `worker: () => new Worker(url, { type: "module" })`, the plain mode',
     );
   }
-  // The scanner (acorn's tokenizer) loads only for a page that seals its tools. A failure is said
+  // The scanner (es-module-lexer) loads only for a page that seals its tools. A failure is said
   // to the workers that wait; the next worker tries again.
   const load = onceUntilFailure(() =>
     import('../frame/scan-imports').then(({ scanImports }) => loadModuleGraph(scriptUrl, scanImports)),
