@@ -1,18 +1,24 @@
 /**
  * The floor of the sealed design, the anchors of pool/cold-start and pool/call-rtt: a bare
  * sandboxed frame that starts a bare worker (the same CSP, a MessagePort from the page), and a
- * bare round trip to a worker inside such a frame. Written without any of Moat's code.
+ * bare round trip to a worker inside such a frame; and the floor of a sealed start of the pool
+ * benchmark's tools, such a worker importing their module. Written without any of Moat's code.
  */
 import { sealedFrameCsp } from '../../src/pool/framed-worker';
 import { type BenchCase, time } from '../case';
+import poolToolsMiniUrl from '../workers/pool-tools-mini.worker.ts?worker&url';
 import { COLD_START_PAUSE_MS, ROUND_TRIPS } from './anchors';
 
-/** The frame's script: make a worker from the source it is sent, hand it the port. */
+/**
+ * The frame's script: make a worker from the source it is sent, hand it the port, and the URL of
+ * a module made from the text sent with it, if any.
+ */
 function bareFrameMain(): void {
   addEventListener('message', (event: MessageEvent) => {
-    const source = event.data as string;
+    const { source, module } = event.data as { source: string; module?: string };
     const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
-    worker.postMessage('port', [event.ports[0] as MessagePort]);
+    const url = module === undefined ? '' : URL.createObjectURL(new Blob([module], { type: 'text/javascript' }));
+    worker.postMessage(url, [event.ports[0] as MessagePort]);
   });
   parent.postMessage('loaded', '*');
 }
@@ -20,11 +26,14 @@ function bareFrameMain(): void {
 /** Echoes on the port it is given; says 'up' first. */
 const ECHO = `onmessage = (e) => { const port = e.ports[0]; port.onmessage = (m) => port.postMessage(m.data); port.postMessage('up'); };`;
 
+/** Imports the module it is sent, then says 'up' (its port is held before the module runs). */
+const IMPORTER = `onmessage = (e) => { onmessage = null; const port = e.ports[0]; import(e.data).then(() => port.postMessage('up')); };`;
+
 /** Answers each message with 5 MB of fresh bytes, transferred; says 'up' first. */
 const BYTES = `onmessage = (e) => { const port = e.ports[0]; const bytes = new Uint8Array(5 * 1024 * 1024).fill(7); port.onmessage = () => { const copy = bytes.slice(); port.postMessage(copy.buffer, [copy.buffer]); }; port.postMessage('up'); };`;
 
 /** A bare sandboxed frame with a worker in it, and the page's end of the port to that worker. */
-function bareFramedWorker(source = ECHO): Promise<{ port: MessagePort; close: () => void }> {
+function bareFramedWorker(source = ECHO, module?: string): Promise<{ port: MessagePort; close: () => void }> {
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.style.display = 'none';
@@ -44,7 +53,7 @@ function bareFramedWorker(source = ECHO): Promise<{ port: MessagePort; close: ()
           },
         });
       };
-      frame.contentWindow?.postMessage(source, '*', [port2]);
+      frame.contentWindow?.postMessage({ source, module }, '*', [port2]);
     };
     addEventListener('message', loaded);
     document.body.append(frame);
@@ -84,6 +93,26 @@ export const framedAnchorCases: BenchCase[] = [
         return elapsed;
       },
     }),
+  },
+  {
+    name: 'anchor/framed-tools-cold-start',
+    unit: 'ms',
+    note: "a bare sandboxed frame (the sealed CSP) starting a bare blob worker that imports the pool benchmark's tools module (moat/worker, zod/mini, the tools: the text pool/cold-start's pool reads, fetched beforehand) from a blob and answers once over a port from the page: the floor of a sealed start of these tools",
+    pauseMs: COLD_START_PAUSE_MS,
+    repeat: 25,
+    async setup() {
+      const module = await (await fetch(poolToolsMiniUrl)).text();
+      return {
+        sample: async () => {
+          let close = () => {};
+          const elapsed = await time(async () => {
+            ({ close } = await bareFramedWorker(IMPORTER, module));
+          });
+          close();
+          return elapsed;
+        },
+      };
+    },
   },
   {
     name: 'anchor/framed-postmessage-rtt',

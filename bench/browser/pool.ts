@@ -210,6 +210,15 @@ export const poolCases: BenchCase[] = [
     setup: () => ({ sample: () => firstResult(poolToolsMiniUrl) }),
   },
   {
+    name: 'pool/cold-start-vs-tools',
+    unit: 'ms',
+    anchor: 'anchor/framed-tools-cold-start',
+    repeat: 25,
+    pauseMs: COLD_START_PAUSE_MS,
+    note: "pool/cold-start against the least a sealed start of the same tools module costs (a bare frame's worker importing it): what the pool adds on the way (reading the module graph, the data: loader that makes the worker a secure context, the handshake, the call)",
+    setup: () => ({ sample: () => firstResult(poolToolsMiniUrl) }),
+  },
+  {
     name: 'pool/cold-start-plain',
     unit: 'ms',
     anchor: 'anchor/worker-cold-start',
