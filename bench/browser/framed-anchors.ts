@@ -26,8 +26,8 @@ function bareFrameMain(): void {
 /** Echoes on the port it is given; says 'up' first. */
 const ECHO = `onmessage = (e) => { const port = e.ports[0]; port.onmessage = (m) => port.postMessage(m.data); port.postMessage('up'); };`;
 
-/** Imports the module it is sent, then says 'up' (its port is held before the module runs). */
-const IMPORTER = `onmessage = (e) => { onmessage = null; const port = e.ports[0]; import(e.data).then(() => port.postMessage('up')); };`;
+/** Imports the module it is sent, then says 'up' (its port is held before the module runs), or why not. */
+const IMPORTER = `onmessage = (e) => { onmessage = null; const port = e.ports[0]; import(e.data).then(() => port.postMessage('up'), (x) => port.postMessage('failed: ' + x)); };`;
 
 /** Answers each message with 5 MB of fresh bytes, transferred; says 'up' first. */
 const BYTES = `onmessage = (e) => { const port = e.ports[0]; const bytes = new Uint8Array(5 * 1024 * 1024).fill(7); port.onmessage = () => { const copy = bytes.slice(); port.postMessage(copy.buffer, [copy.buffer]); }; port.postMessage('up'); };`;
@@ -39,12 +39,17 @@ function bareFramedWorker(source = ECHO, module?: string): Promise<{ port: Messa
   frame.style.display = 'none';
   frame.srcdoc = `<meta http-equiv="Content-Security-Policy" content="${sealedFrameCsp([])}"><script>(${bareFrameMain})()</script>`;
   const { port1, port2 } = new MessageChannel();
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const loaded = (event: MessageEvent) => {
       if (event.source !== frame.contentWindow || event.data !== 'loaded') return;
       removeEventListener('message', loaded);
-      port1.onmessage = () => {
+      port1.onmessage = (event) => {
         port1.onmessage = null;
+        if (typeof event.data === 'string' && event.data.startsWith('failed')) {
+          frame.remove();
+          reject(new Error(event.data));
+          return;
+        }
         resolve({
           port: port1,
           close: () => {

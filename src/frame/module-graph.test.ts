@@ -128,7 +128,7 @@ describe('scanImports', () => {
   it('finds static imports, re-exports and dynamic imports of a string or a plain template', () => {
     expect(
       scan(
-        `import a from './a.js'; import {b} from"./b.js"; import './c.js'; export * from './d.js'; export { e } from './e.js'; import('./f.js'); import(\`./g.js\`);`,
+        `import a from './a.js'; import {b} from"./b.js"; import './c.js'; export * from './d.js'; export { e } from './e.js'; import('./f.js'); import(\`./g.js\`); import( /* c */ \`./$h.js\` , {}); import("./\\u0069.js");`,
       ),
     ).toEqual([
       ['./a.js', './a.js', false],
@@ -138,12 +138,16 @@ describe('scanImports', () => {
       ['./e.js', './e.js', false],
       ['./f.js', "'./f.js'", true],
       ['./g.js', '`./g.js`', true],
+      ['./$h.js', '`./$h.js`', true],
+      ['./i.js', '"./\\u0069.js"', true],
     ]);
   });
 
-  it('leaves alone what names no module it can read: import.meta, computed imports and templates', () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is a module's code
-    expect(scan('const u = import.meta.url; import(u); import("./" + x); import(`./${x}.js`);')).toEqual([]);
+  it('leaves alone what names no module to run: import.meta, computed imports, import.source()', () => {
+    expect(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is a module's code
+      scan('const u = import.meta.url; import(u); import("./" + x); import(`./${x}.js`); import.source("./w.wasm");'),
+    ).toEqual([]);
   });
 
   it('finds nothing in strings, comments, templates and regular expressions', () => {

@@ -116,7 +116,9 @@ export class SandboxedFrame {
     iframe.setAttribute('tabindex', '-1');
     iframe.title = options.title;
     iframe.style.cssText = 'position:absolute;width:0;height:0;border:0;visibility:hidden';
-    iframe.srcdoc = `<!doctype html><meta http-equiv="Content-Security-Policy" content="${escapeAttribute(options.csp)}"><script>(${frameMain.toString()})(${JSON.stringify(GRAPH_LOADER)})</script>`;
+    // The loader as a string literal in the script: with no '<', nothing in it can end the script.
+    const loader = JSON.stringify(GRAPH_LOADER).replace(/</g, '\\u003c');
+    iframe.srcdoc = `<!doctype html><meta http-equiv="Content-Security-Policy" content="${escapeAttribute(options.csp)}"><script>(${frameMain.toString()})(${loader})</script>`;
     this.#iframe = iframe;
     this.#onWindowMessage = (event) => {
       if (event.source !== iframe.contentWindow || event.source === null) return;
@@ -134,7 +136,7 @@ export class SandboxedFrame {
   }
 
   /**
-   * The modules the frame's workers import (`spawn({ module: true })`), given once: the frame may
+   * The modules the frame's workers import (`spawn(port)`), given once: the frame may
    * be made first, its process starting while the page still reads them.
    */
   load(modules: ModuleGraph): void {

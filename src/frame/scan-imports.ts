@@ -8,25 +8,19 @@
 import { parse } from 'es-module-lexer/js';
 import type { ScanImports } from './module-graph';
 
-/** A string literal (its value is the lexer's `n`), or a template literal with no `${}` in it. */
-const STRING = /^(["']).*\1$/s;
-const PLAIN_TEMPLATE = /^`[^`$\\]*`$/;
+/** es-module-lexer's `ImportType.Dynamic` (its types declare the enum; its asm.js build exports none). */
+const DYNAMIC = 2;
 
 export const scanImports: ScanImports = (text) => {
   const found: ReturnType<ScanImports> = [];
   for (const at of parse(text)[0]) {
-    // A static import's specifier, without its quotes.
-    if (at.d === -1) {
-      if (at.n !== undefined) found.push({ start: at.s, end: at.e, specifier: at.n, dynamic: false });
-      continue;
-    }
-    if (at.d < 0) continue; // import.meta
-    // A dynamic import's argument, quotes and all (an expression of any other kind is left be).
-    const argument = text.slice(at.s, at.e);
-    if (at.n !== undefined && STRING.test(argument))
-      found.push({ start: at.s, end: at.e, specifier: at.n, dynamic: true });
-    else if (PLAIN_TEMPLATE.test(argument))
-      found.push({ start: at.s, end: at.e, specifier: argument.slice(1, -1), dynamic: true });
+    // A static import's specifier, without its quotes. A dynamic one's, with them: the lexer
+    // reads its value (`n`) only when it is a lone string or a template with no `${}`, and its
+    // range is then that literal. `import.meta`, `import.source()` and `import.defer()` are not
+    // imports of a module to run.
+    if (at.n === undefined) continue;
+    if (at.d === -1) found.push({ start: at.s, end: at.e, specifier: at.n, dynamic: false });
+    else if (at.t === DYNAMIC) found.push({ start: at.s, end: at.e, specifier: at.n, dynamic: true });
   }
   return found;
 };
