@@ -130,6 +130,8 @@ class PoolFrame {
   }
 }
 
+type Listener = EventListenerOrEventListenerObject | null;
+
 class FramedWorker extends EventTarget {
   readonly #port: MessagePort;
   #worker: FrameWorker | undefined;
@@ -141,9 +143,6 @@ class FramedWorker extends EventTarget {
     this.#frames = frames;
     const channel = new MessageChannel();
     this.#port = channel.port1;
-    // The pool listens here as on a Worker: each message of the port is dispatched again.
-    this.#port.onmessage = (event) => this.dispatchEvent(new MessageEvent('message', { data: event.data }));
-    this.#port.onmessageerror = () => this.dispatchEvent(new MessageEvent('messageerror'));
     // What the pool posts before the worker exists waits in the port.
     frames.spawn(channel.port2).then(
       (worker) => {
@@ -157,6 +156,24 @@ class FramedWorker extends EventTarget {
       },
       (error: unknown) => this.#fail(`the tools module could not be loaded: ${(error as Error)?.message ?? error}`),
     );
+  }
+
+  /**
+   * Message listeners go on the port itself, the worker's channel (delivery starts with the
+   * first); an error is the frame's to say, dispatched here. Dispatching each message again
+   * instead cost a sealed call's round trip about 0.05 of a bare one (pool/call-rtt).
+   */
+  override addEventListener(type: string, listener: Listener, options?: boolean | AddEventListenerOptions): void {
+    if (type !== 'message' && type !== 'messageerror') super.addEventListener(type, listener, options);
+    else if (listener) {
+      this.#port.addEventListener(type, listener, options);
+      this.#port.start();
+    }
+  }
+
+  override removeEventListener(type: string, listener: Listener, options?: boolean | EventListenerOptions): void {
+    if (type !== 'message' && type !== 'messageerror') super.removeEventListener(type, listener, options);
+    else if (listener) this.#port.removeEventListener(type, listener, options);
   }
 
   postMessage(message: unknown, transfer: Transferable[] = []): void {
