@@ -61,8 +61,9 @@ function frameMain(loader: string): void {
 /**
  * A module graph's loader, a classic script (a module worker cannot start at an opaque origin):
  * it takes the graph from its first message, makes each module a blob URL of its own (from the
- * Blobs of its text and the URLs of its imports), dependencies first, and imports the entry. A dynamic import() reads the frozen table (see GraphModule).
- * Text, not a function made into text: a dev server rewrites the import() of a function's body.
+ * pieces of its text and the URLs of its imports), dependencies first, and imports the entry. A
+ * dynamic import() reads the frozen table (see GraphModule). Text, not a function made into text:
+ * a dev server rewrites the import() of a function's body.
  */
 const GRAPH_LOADER = `onmessage = (event) => {
   onmessage = null;
@@ -70,7 +71,7 @@ const GRAPH_LOADER = `onmessage = (event) => {
   const urls = [];
   for (const module of graph.modules) {
     const parts = module.parts.map((p) =>
-      p instanceof Blob ? p : typeof p === 'number' ? urls[p] : 'self[Symbol.for("moat.modules")][' + p.late + ']');
+      p instanceof Blob || typeof p === 'string' ? p : typeof p === 'number' ? urls[p] : 'self[Symbol.for("moat.modules")][' + p.late + ']');
     urls.push(URL.createObjectURL(new Blob(parts, { type: 'text/javascript' })));
   }
   Object.defineProperty(self, Symbol.for('moat.modules'), { value: Object.freeze(urls) });
