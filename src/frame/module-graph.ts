@@ -2,8 +2,8 @@
  * A tools module and everything it imports, read by the page from its own origin, so that a
  * sealed frame (an opaque origin, which could fetch nothing from the app without CORS) can run
  * it: each of the frame's workers turns each module into a blob URL, dependencies first, and
- * imports the entry from there. A built worker is one file or a few chunks; under a dev server it is a few
- * dozen modules, all same-origin paths.
+ * imports the entry from there. A built worker is one file or a few chunks; under a dev server it
+ * is a few dozen modules, all same-origin paths.
  */
 
 /**

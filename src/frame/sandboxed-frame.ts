@@ -71,7 +71,7 @@ const GRAPH_LOADER = `onmessage = (event) => {
   const urls = [];
   for (const module of graph.modules) {
     const parts = module.parts.map((p) =>
-      p instanceof Blob || typeof p === 'string' ? p : typeof p === 'number' ? urls[p] : 'self[Symbol.for("moat.modules")][' + p.late + ']');
+      typeof p === 'number' ? urls[p] : typeof p.late === 'number' ? 'self[Symbol.for("moat.modules")][' + p.late + ']' : p);
     urls.push(URL.createObjectURL(new Blob(parts, { type: 'text/javascript' })));
   }
   Object.defineProperty(self, Symbol.for('moat.modules'), { value: Object.freeze(urls) });
