@@ -1,41 +1,21 @@
 /**
  * A chat's state and the agent's events applied to it, with no agent and no timers (tested on
- * its own). Snapshots are immutable and share what did not change: between two snapshots only
- * the objects on the path to a change are copied, once each (an object made since the last
- * snapshot is changed in place), so a stream of thousands of deltas costs one copy of the last
- * message per snapshot, never a copy of the conversation per delta.
+ * its own). Snapshots are immutable and share what did not change (draft-messages.ts says how).
  */
 import type { AgentEvent } from '../agent/types';
 import { ToolDeniedError } from '../errors/tool-denied-error';
 import { textOf } from '../messages/text-of';
 import type { Content, ToolCall } from '../messages/types';
-import type {
-  ChatSnapshot,
-  ChatStatus,
-  ChatThread,
-  UIMessage,
-  UIOutputPart,
-  UIPart,
-  UIToolPart,
-  UIToolState,
-} from './types';
+import { type Draft, DraftMessages } from './draft-messages';
+import type { ChatSnapshot, ChatStatus, ChatThread, UIOutputPart, UIToolPart, UIToolState } from './types';
 import { resultOf, toUIMessages, userParts } from './ui-messages';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type Draft<T> = T extends readonly (infer U)[] ? U[] : Mutable<T>;
-
-/** Where a call's part is: in which message, and under which call when another tool made it. */
-interface CallPlace {
-  at: number;
-  parent?: string;
-}
 
 /** The output events of structured output (`output-delta`, `finish` with `output`), read by shape. */
 type OutputEvent = { type: 'output-delta'; partial: unknown } | { type: 'finish'; output?: unknown };
 
 export class ChatState {
   #threadId: string;
-  #messages: readonly UIMessage[] = [];
+  readonly #drafts = new DraftMessages(() => this.#touch());
   #pending: readonly ToolCall[] = [];
   #status: ChatStatus = 'idle';
   #error: Error | undefined;
@@ -44,9 +24,6 @@ export class ChatState {
   #dirty = false;
   #owed = false;
   readonly #changed: () => void;
-  /** Objects made since the last snapshot: changed in place, not copied again. */
-  #fresh = new WeakSet<object>();
-  #calls = new Map<string, CallPlace>();
   /** Live arguments and structured output (the agent keeps extending them): copied per snapshot. */
   #liveInputs = new Map<string, Record<string, unknown>>();
   #liveOutput: { value: unknown } | undefined;
@@ -86,7 +63,6 @@ export class ChatState {
     if (!this.#dirty) return this.#snapshot;
     this.#settleLive();
     this.#snapshot = this.#make();
-    this.#fresh = new WeakSet();
     this.#dirty = false;
     return this.#snapshot;
   }
@@ -95,12 +71,8 @@ export class ChatState {
   load(threadId: string, saved: { messages: Parameters<typeof toUIMessages>[0]; pending: readonly ToolCall[] }): void {
     this.#update(() => {
       this.#threadId = threadId;
-      this.#messages = toUIMessages(saved.messages, saved.pending, () => this.#newId());
+      this.#drafts.replace(toUIMessages(saved.messages, saved.pending, () => this.#newId()));
       this.#pending = saved.pending;
-      this.#calls = new Map();
-      this.#messages.forEach((m, at) => {
-        for (const part of m.parts) if (part.type === 'tool') this.#index(part, at);
-      });
       this.#liveInputs.clear();
       this.#liveOutput = undefined;
       this.#answer = undefined;
@@ -124,8 +96,8 @@ export class ChatState {
   /** The person's message, shown at once. */
   user(content: Content): void {
     this.#update(() => {
-      const messages = this.#ownMessages();
-      messages.push(this.#new({ id: this.#newId(), role: 'user', parts: userParts(content) }));
+      const messages = this.#drafts.ownMessages();
+      messages.push(this.#drafts.new({ id: this.#newId(), role: 'user', parts: userParts(content) }));
       this.#pending = [];
       this.#answer = undefined;
     });
@@ -137,9 +109,9 @@ export class ChatState {
    */
   begin(carriesOn: boolean): void {
     this.#update(() => {
-      const last = this.#messages.length - 1;
-      this.#answer = carriesOn && this.#messages[last]?.role === 'assistant' ? last : undefined;
-      this.#committed = this.#stepStart = this.#answer === undefined ? 0 : this.#partsOf(this.#answer).length;
+      const last = this.#drafts.messages.length - 1;
+      this.#answer = carriesOn && this.#drafts.messages[last]?.role === 'assistant' ? last : undefined;
+      this.#committed = this.#stepStart = this.#answerLength();
       this.#madeAnswer = false;
       this.#outputStep = false;
       this.#setStatus('streaming', undefined);
@@ -175,12 +147,12 @@ export class ChatState {
       const at = this.#answer;
       this.#liveInputs.clear();
       this.#liveOutput = undefined;
-      for (const part of this.#partsOf(at).slice(this.#committed)) if (part.type === 'tool') this.#unindex(part);
+      this.#drafts.unindex(this.#drafts.partsOf(at).slice(this.#committed));
       if (this.#madeAnswer && this.#committed === 0) {
-        this.#ownMessages().splice(at, 1);
+        this.#drafts.ownMessages().splice(at, 1);
         this.#answer = undefined;
       } else {
-        const message = this.#ownMessage(at);
+        const message = this.#drafts.ownMessage(at);
         message.parts = message.parts.slice(0, this.#committed);
         delete message.stopReason;
       }
@@ -204,8 +176,8 @@ export class ChatState {
           this.#text('reasoning', event.delta);
           break;
         case 'tool-input-start':
-          if (!this.#calls.has(event.toolCallId))
-            this.#addPart({
+          if (!this.#drafts.hasCall(event.toolCallId))
+            this.#drafts.addPart(this.#answerAt(), {
               type: 'tool',
               toolCallId: event.toolCallId,
               name: event.name,
@@ -214,7 +186,7 @@ export class ChatState {
             });
           break;
         case 'tool-input-delta':
-          if (this.#calls.has(event.toolCallId)) {
+          if (this.#drafts.hasCall(event.toolCallId)) {
             this.#liveInputs.set(event.toolCallId, event.partialArgs);
             this.#touch();
           }
@@ -235,14 +207,14 @@ export class ChatState {
           });
           break;
         case 'tool-output-delta':
-          this.#tool(event.toolCallId, (part) => {
-            const progress = this.#own(part.progress as unknown[]);
+          this.#drafts.tool(event.toolCallId, (part) => {
+            const progress = this.#drafts.own(part.progress as unknown[]);
             progress.push(event.delta);
             part.progress = progress;
           });
           break;
         case 'tool-rerun':
-          this.#tool(event.toolCallId, (part) => {
+          this.#drafts.tool(event.toolCallId, (part) => {
             part.progress = [];
             part.rerun = event.reason;
           });
@@ -271,7 +243,7 @@ export class ChatState {
           break;
         case 'step-finish':
           this.#settleLive();
-          this.#stepStart = this.#committed = this.#answer === undefined ? 0 : this.#partsOf(this.#answer).length;
+          this.#stepStart = this.#committed = this.#answerLength();
           this.#outputStep = false;
           break;
         case 'finish': {
@@ -286,7 +258,7 @@ export class ChatState {
           this.#pending = event.pendingApprovals ?? [];
           for (const call of this.#pending) this.#toolState(call.id, 'awaiting-approval');
           if (this.#answer !== undefined || event.stopReason !== 'end')
-            this.#answerDraft().stopReason = event.stopReason;
+            this.#drafts.ownMessage(this.#answerAt()).stopReason = event.stopReason;
           this.#setStatus(this.#pending.length > 0 ? 'awaiting-approval' : 'idle', undefined);
           break;
         }
@@ -300,7 +272,7 @@ export class ChatState {
   /** The live arguments and output as they stand now, copied into their parts. */
   #settleLive(): void {
     for (const [id, args] of this.#liveInputs)
-      this.#tool(id, (part) => {
+      this.#drafts.tool(id, (part) => {
         if (part.state === 'input-streaming') part.partialInput = structuredClone(args);
       });
     this.#liveInputs.clear();
@@ -316,7 +288,7 @@ export class ChatState {
   #make(): ChatSnapshot {
     return {
       threadId: this.#threadId,
-      messages: this.#messages,
+      messages: this.#drafts.seal(),
       status: this.#status,
       error: this.#error,
       pendingApprovals: this.#pending,
@@ -358,141 +330,55 @@ export class ChatState {
     return `m${++this.#ids}`;
   }
 
-  #new<T extends object>(value: T): T {
-    this.#fresh.add(value);
-    return value;
-  }
-
-  /** The object itself when it was made since the last snapshot, else a copy to change. */
-  #own<T extends object>(value: T): T {
-    if (this.#fresh.has(value)) return value;
-    return this.#new((Array.isArray(value) ? [...value] : { ...value }) as T);
-  }
-
-  #ownMessages(): UIMessage[] {
-    this.#touch();
-    const messages = this.#own(this.#messages as UIMessage[]);
-    this.#messages = messages;
-    return messages;
-  }
-
-  #ownMessage(at: number): Draft<UIMessage> {
-    const messages = this.#ownMessages();
-    const message = this.#own(messages[at] as UIMessage) as Draft<UIMessage>;
-    messages[at] = message;
-    return message;
-  }
-
-  #partsOf(at: number): readonly UIPart[] {
-    return this.#messages[at]?.parts ?? [];
-  }
-
-  /** The run's answer, made the first time something is written to it. */
-  #answerDraft(): Draft<UIMessage> {
+  /** Where the run's answer is, made the first time something is written to it. */
+  #answerAt(): number {
     if (this.#answer === undefined) {
-      this.#answer = this.#messages.length;
+      this.#answer = this.#drafts.messages.length;
       this.#madeAnswer = true;
-      this.#ownMessages().push(this.#new({ id: this.#newId(), role: 'assistant', parts: [] }));
+      this.#drafts.ownMessages().push(this.#drafts.new({ id: this.#newId(), role: 'assistant', parts: [] }));
     }
-    return this.#ownMessage(this.#answer);
+    return this.#answer;
   }
 
-  #addPart(part: UIPart): void {
-    const message = this.#answerDraft();
-    const parts = this.#own(message.parts as UIPart[]);
-    parts.push(this.#new(part));
-    message.parts = parts;
-    if (part.type === 'tool') this.#index(part, this.#answer as number);
+  /** How many parts the run's answer has (none before it has one). */
+  #answerLength(): number {
+    return this.#answer === undefined ? 0 : this.#drafts.partsOf(this.#answer).length;
   }
 
   #text(type: 'text' | 'reasoning', delta: string): void {
-    const message = this.#answerDraft();
-    const parts = this.#own(message.parts as UIPart[]);
-    message.parts = parts;
+    const parts = this.#drafts.ownParts(this.#answerAt());
     const last = parts.length - 1;
     const part = parts[last];
     if (part?.type === type && last >= this.#stepStart) {
-      const own = this.#own(part) as Draft<typeof part>;
+      const own = this.#drafts.own(part) as Draft<typeof part>;
       own.text += delta;
       parts[last] = own;
-    } else parts.push(this.#new({ type, text: delta }));
+    } else parts.push(this.#drafts.new({ type, text: delta }));
   }
 
   /** The current step's output part (taking the place of its text, which is the output's JSON), changed. */
   #output(change: (part: Draft<UIOutputPart>) => void): void {
-    const message = this.#answerDraft();
-    const parts = this.#own(message.parts as UIPart[]);
-    message.parts = parts;
+    const parts = this.#drafts.ownParts(this.#answerAt());
     let at = parts.findLastIndex((p, i) => i >= this.#stepStart && (p.type === 'output' || p.type === 'text'));
     if (at < 0 || parts[at]?.type === 'text') {
-      const part = this.#new<UIOutputPart>({ type: 'output', value: undefined, partial: true });
+      const part = this.#drafts.new<UIOutputPart>({ type: 'output', value: undefined, partial: true });
       if (at < 0) at = parts.push(part) - 1;
       else parts[at] = part;
     }
     this.#outputStep = true;
-    const part = this.#own(parts[at] as UIOutputPart) as Draft<UIOutputPart>;
+    const part = this.#drafts.own(parts[at] as UIOutputPart) as Draft<UIOutputPart>;
     parts[at] = part;
     change(part);
   }
 
-  #index(part: UIToolPart, at: number, parent?: string): void {
-    this.#calls.set(part.toolCallId, parent === undefined ? { at } : { at, parent });
-    for (const child of part.children ?? []) this.#index(child, at, part.toolCallId);
-  }
-
-  #unindex(part: UIToolPart): void {
-    this.#calls.delete(part.toolCallId);
-    this.#liveInputs.delete(part.toolCallId);
-    for (const child of part.children ?? []) this.#unindex(child);
-  }
-
   #toolState(id: string, state: UIToolState): void {
-    this.#tool(id, (part) => {
+    this.#drafts.tool(id, (part) => {
       part.state = state;
     });
   }
 
-  /** Change a call's part, made first if the chat has not seen the call (under its caller, if it has one). */
+  /** Change a call's part, made first (in the run's answer, or under its caller) if the chat has not seen it. */
   #toolOrNew(id: string, name: string, parent: string | undefined, change: (part: Draft<UIToolPart>) => void): void {
-    if (!this.#calls.has(id)) {
-      const part = this.#new<UIToolPart>({
-        type: 'tool',
-        toolCallId: id,
-        name,
-        state: 'input-available',
-        progress: [],
-      });
-      const caller = parent === undefined ? undefined : this.#calls.get(parent);
-      if (parent !== undefined && caller) {
-        this.#tool(parent, (holder) => {
-          holder.children = [...(holder.children ?? []), part];
-        });
-        this.#calls.set(id, { at: caller.at, parent });
-      } else this.#addPart(part);
-    }
-    this.#tool(id, change);
-  }
-
-  /** Change a call's part, copying it and what holds it (its message, its caller's parts) once per snapshot. */
-  #tool(id: string, change: (part: Draft<UIToolPart>) => void): void {
-    const place = this.#calls.get(id);
-    if (!place) return;
-    const chain = [id];
-    for (let up = place.parent; up !== undefined; up = this.#calls.get(up)?.parent) chain.unshift(up);
-    const message = this.#ownMessage(place.at);
-    let list = this.#own(message.parts as UIPart[]);
-    message.parts = list;
-    let part: Draft<UIToolPart> | undefined;
-    for (const link of chain) {
-      const at = list.findIndex((p) => p.type === 'tool' && p.toolCallId === link);
-      if (at < 0) return;
-      part = this.#own(list[at] as UIToolPart) as Draft<UIToolPart>;
-      list[at] = part;
-      if (link !== id) {
-        list = this.#own((part.children ?? []) as UIToolPart[]) as UIPart[];
-        part.children = list as UIToolPart[];
-      }
-    }
-    if (part) change(part);
+    this.#drafts.toolOrNew(id, name, parent, () => this.#answerAt(), change);
   }
 }
