@@ -84,6 +84,60 @@ describe('faults', () => {
     );
   });
 
+  it("a tool cannot lift the pool's time limit: Infinity is held to it, and the call queued behind is not blamed", async () => {
+    // The tool says timeoutMs: Infinity; the innocent call is posted behind it on the one worker
+    // and never starts. Before the ceiling, the innocent call timed out, was named the culprit
+    // and quarantined, and the loop ran on.
+    pool = testPool({ size: 1, timeoutMs: 300 });
+    await pool.warm();
+    const watch = await watchRuns();
+    const hog = call('unbounded_spin', { ms: -1 });
+    const innocent = call('echo', { text: 'behind the loop' });
+    const outcomes = Promise.all([settle(pool.call(hog)), settle(pool.call(innocent))]);
+    const bounded = new Promise<'still running'>((resolve) => setTimeout(resolve, 5_000, 'still running'));
+    const settled = await Promise.race([outcomes, bounded]);
+    if (settled === 'still running') expect.fail("the tool's Infinity held its worker past the pool's 300 ms");
+    const [hogged, behind] = settled;
+    expect(hogged.ok ? hogged.value : hogged.error).toBeInstanceOf(ToolTimeoutError);
+    expect((hogged as { error: Error }).error.message).toMatch(/timed out after 300 ms/);
+    expect(behind.ok ? resultValue(behind.value) : behind.error).toEqual({ text: 'behind the loop' });
+    expect(pool.stats).toMatchObject({ recovered: 1, restarted: 1, quarantined: 0 });
+    // The innocent tool is not in quarantine; the loop's tool is.
+    expect(resultValue(await pool.call(call('echo', { text: 'again' })))).toEqual({ text: 'again' });
+    expect(pool.stats.quarantined).toBe(0);
+    expect(resultValue(await pool.call(call('unbounded_spin', { ms: 1 })))).toBeGreaterThan(0);
+    expect(pool.stats.quarantined).toBe(1);
+    await watch.arrived([hog.id, innocent.id]);
+    watch.stop();
+  });
+
+  it('a call whose time runs out while another holds its worker runs elsewhere; the holder is blamed', async () => {
+    // The page allows the loop any limit; the call behind it has the pool's 300 ms. Its time runs
+    // out before the worker starts it: the worker is stopped for the call that holds it.
+    pool = testPool({ size: 1, timeoutMs: 300, maxToolTimeoutMs: Number.POSITIVE_INFINITY });
+    await pool.warm();
+    const hog = call('unbounded_spin', { ms: -1 });
+    const [hogged, behind] = await Promise.all([
+      settle(pool.call(hog)),
+      settle(pool.call(call('echo', { text: 'behind the loop' }))),
+    ]);
+    expect(behind.ok ? resultValue(behind.value) : behind.error).toEqual({ text: 'behind the loop' });
+    const error = (hogged as { error: WorkerCrashedError }).error;
+    expect(error).toBeInstanceOf(WorkerCrashedError);
+    expect(error.culprit).toEqual({ toolCallId: hog.id, toolName: 'unbounded_spin' });
+    expect(error.message).toMatch(/was not done 300 ms after it was sent, and the worker had not started it/);
+    expect(pool.stats).toMatchObject({ recovered: 1, quarantined: 0 });
+    expect(resultValue(await pool.call(call('echo', { text: 'again' })))).toEqual({ text: 'again' });
+    expect(pool.stats.quarantined).toBe(0);
+  });
+
+  it('a page that allows longer tool limits (maxToolTimeoutMs) lets a tool have them', async () => {
+    pool = testPool({ size: 1, timeoutMs: 100, maxToolTimeoutMs: Number.POSITIVE_INFINITY });
+    // 400 ms of work: past the pool's 100 ms, within the tool's own Infinity the page allowed.
+    expect(resultValue(await pool.call(call('unbounded_spin', { ms: 400 })))).toBeGreaterThan(0);
+    expect(pool.stats.restarted).toBe(0);
+  });
+
   it('re-sends calls a stopped worker never started, and fails only those it had started', async () => {
     pool = testPool({ size: 1 });
     await pool.warm();

@@ -25,8 +25,18 @@ export interface WorkerPoolOptions {
   worker: string | URL | (() => Worker);
   /** Workers at most. Default: `navigator.hardwareConcurrency - 1`, at least 1. */
   size?: number;
-  /** Per-call time limit from the moment the call is sent to a worker. Default 30,000 ms. */
+  /**
+   * Per-call time limit from the moment the call is sent to a worker. Default 30,000 ms. It is
+   * also the longest limit a tool may give itself (`defineTool({ timeoutMs })`), unless
+   * `maxToolTimeoutMs` says otherwise.
+   */
   timeoutMs?: number;
+  /**
+   * The longest time limit a tool may declare for itself, in ms (`Infinity`: any). Default: the
+   * pool's `timeoutMs`. What a tools module says of itself is untrusted: it may shorten its
+   * limit, never lengthen it past this.
+   */
+  maxToolTimeoutMs?: number;
   /** Calls waiting for a worker, at most; one more is a `PoolQueueFullError`. Default 100,000. */
   maxQueue?: number;
   /**
@@ -114,6 +124,7 @@ export interface PoolConfig {
   make: () => Worker;
   size: number;
   timeoutMs: number;
+  maxToolTimeoutMs: number;
   maxQueue: number;
   concurrency: number;
   abortGraceMs: number;
@@ -142,9 +153,11 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
   if (options.store !== undefined && (typeof options.store !== 'string' || options.store === '')) {
     throw new TypeError(`Expected \`store\` to be an IndexedDB database name, got ${describeValue(options.store)}`);
   }
+  const timeoutMs = checkDuration('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs);
   const config = {
     size: checkCount('size', options.size ?? Math.max(1, cores - 1), { min: 1 }),
-    timeoutMs: checkDuration('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs),
+    timeoutMs,
+    maxToolTimeoutMs: checkDuration('maxToolTimeoutMs', options.maxToolTimeoutMs ?? timeoutMs),
     maxQueue: checkCount('maxQueue', options.maxQueue ?? DEFAULTS.maxQueue, { infinite: true }),
     concurrency: checkCount('concurrency', options.concurrency ?? DEFAULTS.concurrency, { min: 1 }),
     abortGraceMs: checkDuration('abortGraceMs', options.abortGraceMs ?? DEFAULTS.abortGraceMs),

@@ -300,6 +300,34 @@ describe('judgeStoppedCalls', () => {
     expect(several.failed.map(([, e]) => (e as WorkerCrashedError).culprit)).toEqual([undefined, undefined]);
   });
 
+  it('blames the call whose time ran out before the page knew it started, once it is taken as started', () => {
+    // The pool names no culprit when a call's deadline passes before its worker said it began
+    // it: it may be a call queued behind the one holding the worker.
+    const timedOut = new ToolTimeoutError({ toolName: 'spin', toolCallId: 'call_1', timeoutMs: 5 });
+    const spin = call(1, 'spin', { timedOut });
+    const verdict = judgeStoppedCalls(stopped({ sent: [spin, call(2, 'add')], culprit: undefined }));
+    expect(verdict.failed.map(([c, e]) => [c.id, e])).toEqual([
+      [1, timedOut],
+      [2, expect.any(WorkerCrashedError)],
+    ]);
+    expect((verdict.failed[1]?.[1] as WorkerCrashedError).culprit).toEqual({ toolCallId: 'call_1', toolName: 'spin' });
+    expect(verdict.suspects).toEqual(['spin']); // not 'add', which only ran beside it
+  });
+
+  it('never blames or fails a call whose time ran out while another held its worker: it runs elsewhere', () => {
+    // The tool that declared no limit of its own (Infinity) is the one that started and holds
+    // the worker; the innocent call posted after it never started.
+    const timedOut = new ToolTimeoutError({ toolName: 'add', toolCallId: 'call_2', timeoutMs: 5 });
+    const innocent = call(2, 'add', { timedOut });
+    const verdict = judgeStoppedCalls(
+      stopped({ sent: [call(1, 'hog'), innocent], unstarted: new Set([2]), culprit: undefined }),
+    );
+    expect(verdict.retry).toEqual([innocent]);
+    expect(innocent.timedOut).toBeUndefined();
+    expect(verdict.suspects).toEqual(['hog']);
+    expect((verdict.failed[0]?.[1] as WorkerCrashedError).culprit).toEqual({ toolCallId: 'call_1', toolName: 'hog' });
+  });
+
   it('fails everything sent to a worker that never came up with WorkerStartError, and retries nothing it was sent', () => {
     const verdict = judgeStoppedCalls(
       stopped({
@@ -326,6 +354,16 @@ describe('StartedCalls', () => {
     started.reported(2);
     started.reported(1); // an older report changes nothing
     expect(started.close()).toBe(3);
+  });
+
+  it('says which calls the worker said it began', () => {
+    const started = new StartedCalls();
+    const [a, b] = [started.number(), started.number()];
+    expect([started.begun(-1), started.begun(a), started.begun(b)]).toEqual([false, false, false]);
+    started.reported(1);
+    expect([started.begun(a), started.begun(b)]).toEqual([true, false]);
+    started.final(2);
+    expect(started.begun(b)).toBe(true);
   });
 
   it('the exact count once the worker gives it, and says when it comes', () => {

@@ -34,6 +34,11 @@ export class StartedCalls {
     this.onFinal();
   }
 
+  /** True when the worker said it started the call numbered `seq` (one not posted yet: false). */
+  begun(seq: number): boolean {
+    return seq >= 0 && seq < (this.#final ?? this.#reported);
+  }
+
   /** True once the worker gave its exact count. */
   get known(): boolean {
     return this.#final !== undefined;

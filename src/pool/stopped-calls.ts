@@ -45,8 +45,10 @@ export interface Verdict<C extends HeldCall> {
 
 /**
  * Decide each call's fate:
- * - not posted, or posted but never started: it runs elsewhere (nothing of it ran here);
- * - out of time while the worker was being stopped: it fails with its `ToolTimeoutError`;
+ * - not posted, or posted but never started: it runs elsewhere (nothing of it ran here), even
+ *   when its own time ran out (the worker was held by another call: it is not to blame);
+ * - started and out of time: it fails with its `ToolTimeoutError`; when no culprit was named
+ *   (its time ran out before the page knew it had started), it is the culprit;
  * - started, on its first kill, its tool idempotent, and not the culprit: it runs once more;
  * - otherwise: `WorkerCrashedError`, naming the culprit (or, if one call alone was running,
  *   that call). A crash nobody is blamed for makes every call it was running a suspect.
@@ -58,17 +60,23 @@ export function judgeStoppedCalls<C extends HeldCall>(worker: StoppedWorker<C>):
   const { connected, reason } = worker;
   const verdict: Verdict<C> = { retry: [], recovered: 0, rerun: [], failed: [], suspects: [] };
   const started: C[] = [];
+  let overdue: C | undefined;
   for (const call of worker.sent) {
     if (!connected) verdict.failed.push([call, new WorkerStartError({ reason })]);
     else if (worker.unstarted.has(call.id)) {
       verdict.recovered++;
       delete call.timedOut;
       verdict.retry.push(call);
-    } else if (call.timedOut) verdict.failed.push([call, call.timedOut]);
-    else started.push(call);
+    } else if (call.timedOut) {
+      overdue ??= call;
+      verdict.failed.push([call, call.timedOut]);
+    } else started.push(call);
   }
   let culprit = worker.culprit;
-  if (connected && !culprit) {
+  if (connected && !culprit && overdue) {
+    culprit = { toolCallId: overdue.toolCall.id, toolName: overdue.toolCall.name };
+    verdict.suspects.push(overdue.toolCall.name);
+  } else if (connected && !culprit) {
     for (const call of started) verdict.suspects.push(call.toolCall.name);
     const only = started.length === 1 ? started[0] : undefined;
     if (only) culprit = { toolCallId: only.toolCall.id, toolName: only.toolCall.name };

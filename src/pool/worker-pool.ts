@@ -67,6 +67,7 @@ export function createWorkerPool<Tools extends ToolSet = ToolSet>(options: Worke
 export class WorkerPool<Tools extends ToolSet = ToolSet> {
   readonly #spawner: WorkerSpawner;
   readonly #timeoutMs: number;
+  readonly #maxToolTimeoutMs: number;
   readonly #maxQueue: number;
   readonly #network: NetworkPolicy;
   /** The shared workers, and the isolated ones that run quarantined calls one at a time. */
@@ -92,6 +93,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     this.#spawner = new WorkerSpawner(o);
     o.storeHost?.limitTo(() => this.#catalog.storeNamespaces());
     this.#timeoutMs = o.timeoutMs;
+    this.#maxToolTimeoutMs = o.maxToolTimeoutMs;
     this.#maxQueue = o.maxQueue;
     this.#workers = new WorkerRoster({ size: o.size, concurrency: o.concurrency, isolated: o.quarantineWorkers }, () =>
       this.#spawn(),
@@ -354,31 +356,39 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     }
   }
 
-  /** The most specific limit wins: the call's, the tool's own, the caller's default, the pool's. */
+  /**
+   * The most specific limit wins: the call's, the tool's own (held to the ceiling), the caller's
+   * default, the pool's.
+   */
   #timeLimit(options: CallOptions, tool: number | undefined): number {
     return resolveTimeLimit({
       call: options.timeoutMs,
       tool,
       invoker: options.defaultTimeoutMs,
       pool: this.#timeoutMs,
+      ceiling: this.#maxToolTimeoutMs,
     });
   }
 
-  /** A call's time ran out (unless it settled, or runs again, since): its worker is stopped. */
+  /**
+   * A call's time ran out (unless it settled, or runs again, since): its worker is stopped. When
+   * the worker has not said it started the call, another call may be holding it: the call is
+   * not blamed yet. The worker is asked what it started: a call it never began runs elsewhere;
+   * one it did began fails with the timeout and is the culprit (see `judgeStoppedCalls`).
+   */
   #timedOut(call: PendingCall): void {
-    if (call.settled || !call.worker) return;
+    const worker = call.worker;
+    if (call.settled || !worker) return;
     const { id: toolCallId, name: toolName } = call.toolCall;
     const error = new ToolTimeoutError({ toolName, toolCallId, timeoutMs: call.timeoutMs });
     // Its worker is already being stopped (for another call), and asked what it started: a
     // call it never started is sent elsewhere; one that ran out of time fails with this.
-    if (call.worker.retiring) {
-      call.timedOut = error;
-      return;
-    }
-    this.#retire(call.worker, `call ${toolCallId} ('${toolName}') timed out after ${call.timeoutMs} ms`, true, {
-      call,
-      error,
-      culprit: { toolCallId, toolName },
-    });
+    const begun = worker.started.begun(worker.calls.get(call.id)?.seq ?? -1);
+    if (worker.retiring || !begun) call.timedOut = error;
+    if (worker.retiring) return;
+    const reason = begun
+      ? `call ${toolCallId} ('${toolName}') timed out after ${call.timeoutMs} ms`
+      : `call ${toolCallId} ('${toolName}') was not done ${call.timeoutMs} ms after it was sent, and the worker had not started it`;
+    this.#retire(worker, reason, true, begun ? { call, error, culprit: { toolCallId, toolName } } : {});
   }
 }

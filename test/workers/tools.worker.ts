@@ -64,6 +64,19 @@ serveTools([
     },
   }),
   defineTool({
+    name: 'unbounded_spin',
+    description: 'Burn CPU like spin, declaring no time limit at all (Infinity).',
+    input: z.object({ ms: z.number() }),
+    timeoutMs: Number.POSITIVE_INFINITY,
+    run: ({ ms }, { toolCallId }) => {
+      ran(toolCallId);
+      const end = ms < 0 ? Number.POSITIVE_INFINITY : performance.now() + ms;
+      let n = 0;
+      while (performance.now() < end) n++;
+      return n;
+    },
+  }),
+  defineTool({
     name: 'ignore_abort',
     description: 'Wait a long time without looking at the signal.',
     input: z.object({}),
