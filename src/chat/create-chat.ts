@@ -7,6 +7,7 @@ import { textOf } from '../messages/text-of';
 import { type ContentPartInput, isBlob, toContent } from '../messages/to-content-part';
 import type { Content, ContentPart, ToolCall } from '../messages/types';
 import { ChatState } from './chat-state';
+import { Notifier } from './notifier';
 import type { Attachment, ChatAgent, ChatOptions, ChatSnapshot, ChatThread, SendOptions } from './types';
 
 /**
@@ -35,11 +36,8 @@ interface Run {
 
 export class Chat {
   readonly #agent: ChatAgent;
-  readonly #schedule: (notify: () => void) => void;
   readonly #state: ChatState;
-  readonly #listeners = new Set<() => void>();
-  #scheduled = false;
-  #notified: ChatSnapshot;
+  readonly #notifier: Notifier;
   #run: Run | undefined;
   /** The thread being opened (and the run before it winding down): actions wait for it. */
   #opening: Promise<void> = Promise.resolve();
@@ -63,9 +61,8 @@ export class Chat {
     if (schedule !== undefined && typeof schedule !== 'function')
       throw new TypeError(`Expected \`schedule\` to be a function, got ${describeValue(schedule)}`);
     this.#agent = agent;
-    this.#schedule = schedule ?? nextFrame;
-    this.#state = new ChatState(threadId ?? newThreadId(), () => this.#changed());
-    this.#notified = this.#state.snapshot();
+    this.#state = new ChatState(threadId ?? newThreadId(), () => this.#notifier.changed());
+    this.#notifier = new Notifier(schedule, () => this.#state.snapshot());
     if (threadId !== undefined) void this.openThread(threadId);
     void this.refreshThreads();
   }
@@ -77,9 +74,7 @@ export class Chat {
   subscribe = (listener: () => void): (() => void) => {
     if (typeof listener !== 'function')
       throw new TypeError(`Expected a listener function, got ${describeValue(listener)}`);
-    const entry = () => listener();
-    this.#listeners.add(entry);
-    return () => void this.#listeners.delete(entry);
+    return this.#notifier.subscribe(listener);
   };
 
   /**
@@ -218,27 +213,6 @@ export class Chat {
     } catch (error) {
       this.#fail(error, () => this.refreshThreads());
     }
-  }
-
-  #changed(): void {
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    this.#schedule(() => {
-      this.#scheduled = false;
-      const snapshot = this.#state.snapshot();
-      if (snapshot === this.#notified) return;
-      this.#notified = snapshot;
-      for (const listener of [...this.#listeners]) {
-        try {
-          listener();
-        } catch (error) {
-          // A listener's bug is reported, and the others still hear.
-          queueMicrotask(() => {
-            throw error;
-          });
-        }
-      }
-    });
   }
 
   #idle(action: string): void {
@@ -396,25 +370,4 @@ async function withAttachments(text: string, attachments: readonly Attachment[])
 function checkThreadId(threadId: unknown): void {
   if (typeof threadId !== 'string' || threadId === '')
     throw new TypeError(`Expected a thread id, got ${describeValue(threadId)}`);
-}
-
-/**
- * The default schedule: the next animation frame on a page, or 100 ms later when no frame comes
- * first (a hidden tab draws none; a loaded machine can hold them back for seconds); the next
- * macrotask where there are no frames (Node).
- */
-function nextFrame(notify: () => void): void {
-  if (typeof requestAnimationFrame !== 'function') {
-    setTimeout(notify, 0);
-    return;
-  }
-  let frame = 0;
-  const timer = setTimeout(() => {
-    cancelAnimationFrame(frame);
-    notify();
-  }, 100);
-  frame = requestAnimationFrame(() => {
-    clearTimeout(timer);
-    notify();
-  });
 }
