@@ -310,7 +310,10 @@ describe('judgeStoppedCalls', () => {
       [1, timedOut],
       [2, expect.any(WorkerCrashedError)],
     ]);
-    expect((verdict.failed[1]?.[1] as WorkerCrashedError).culprit).toEqual({ toolCallId: 'call_1', toolName: 'spin' });
+    expect((verdict.failed[1] as [HeldCall, WorkerCrashedError])[1].culprit).toEqual({
+      toolCallId: 'call_1',
+      toolName: 'spin',
+    });
     expect(verdict.suspects).toEqual(['spin']); // not 'add', which only ran beside it
   });
 
@@ -325,7 +328,10 @@ describe('judgeStoppedCalls', () => {
     expect(verdict.retry).toEqual([innocent]);
     expect(innocent.timedOut).toBeUndefined();
     expect(verdict.suspects).toEqual(['hog']);
-    expect((verdict.failed[0]?.[1] as WorkerCrashedError).culprit).toEqual({ toolCallId: 'call_1', toolName: 'hog' });
+    expect((verdict.failed[0] as [HeldCall, WorkerCrashedError])[1].culprit).toEqual({
+      toolCallId: 'call_1',
+      toolName: 'hog',
+    });
   });
 
   it('fails everything sent to a worker that never came up with WorkerStartError, and retries nothing it was sent', () => {
