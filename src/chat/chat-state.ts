@@ -7,6 +7,7 @@ import { ToolDeniedError } from '../errors/tool-denied-error';
 import { textOf } from '../messages/text-of';
 import type { Content, ToolCall } from '../messages/types';
 import { type Draft, DraftMessages } from './draft-messages';
+import { PROGRESS_LIMITS, ProgressHistory, type ProgressLimits } from './progress-history';
 import type { ChatSnapshot, ChatStatus, ChatThread, UIOutputPart, UIToolPart, UIToolState } from './types';
 import { resultOf, toUIMessages, userParts } from './ui-messages';
 
@@ -16,6 +17,7 @@ type OutputEvent = { type: 'output-delta'; partial: unknown } | { type: 'finish'
 export class ChatState {
   #threadId: string;
   readonly #drafts = new DraftMessages(() => this.#touch());
+  readonly #progress: ProgressHistory;
   #pending: readonly ToolCall[] = [];
   #status: ChatStatus = 'idle';
   #error: Error | undefined;
@@ -35,10 +37,14 @@ export class ChatState {
   #committed = 0;
   #madeAnswer = false;
 
-  /** `changed` is called when the state changes after a snapshot was taken (once until the next). */
-  constructor(threadId: string, changed: () => void) {
+  /**
+   * `changed` is called when the state changes after a snapshot was taken (once until the next);
+   * `limits` bound what a tool part keeps of its progress.
+   */
+  constructor(threadId: string, changed: () => void, limits: ProgressLimits = PROGRESS_LIMITS) {
     this.#threadId = threadId;
     this.#changed = changed;
+    this.#progress = new ProgressHistory(limits);
     this.#snapshot = this.#make();
   }
 
@@ -71,7 +77,12 @@ export class ChatState {
   load(threadId: string, saved: { messages: Parameters<typeof toUIMessages>[0]; pending: readonly ToolCall[] }): void {
     this.#update(() => {
       this.#threadId = threadId;
-      this.#drafts.replace(toUIMessages(saved.messages, saved.pending, () => this.#newId()));
+      const messages = toUIMessages(saved.messages, saved.pending, () => this.#newId());
+      // Made just now, seen by no one: a script's console lines are cut down in place.
+      for (const message of messages)
+        for (const part of message.parts) if (part.type === 'tool') this.#progress.fit(part as Draft<UIToolPart>);
+      this.#drafts.replace(messages);
+      this.#progress.clear();
       this.#pending = saved.pending;
       this.#liveInputs.clear();
       this.#liveOutput = undefined;
@@ -208,24 +219,27 @@ export class ChatState {
           break;
         case 'tool-output-delta':
           this.#drafts.tool(event.toolCallId, (part) => {
-            const progress = this.#drafts.own(part.progress as unknown[]);
-            progress.push(event.delta);
-            part.progress = progress;
+            part.progress = this.#drafts.own(part.progress as unknown[]);
+            this.#progress.push(part, event.delta);
           });
           break;
         case 'tool-rerun':
+          this.#progress.forget(event.toolCallId);
           this.#drafts.tool(event.toolCallId, (part) => {
             part.progress = [];
+            delete part.progressDropped;
             part.rerun = event.reason;
           });
           break;
         case 'tool-finished':
+          this.#progress.forget(event.toolCallId);
           this.#toolOrNew(event.toolCallId, event.message.name, event.parentToolCallId, (part) => {
             const { progress: _p, children: _c, ...result } = resultOf(event.message);
             Object.assign(part, result, { endedAt: Date.now() });
           });
           break;
         case 'tool-error':
+          this.#progress.forget(event.toolCallId);
           this.#toolOrNew(event.toolCallId, event.message?.name ?? '', event.parentToolCallId, (part) => {
             part.state = ToolDeniedError.isInstance(event.error) ? 'denied' : 'error';
             part.error = event.message ? textOf(event.message.content) : `${event.error.name}: ${event.error.message}`;

@@ -612,3 +612,68 @@ describe('structured output (the agent events of issue #30, fed by hand)', () =>
     ]);
   });
 });
+
+describe('tool progress', () => {
+  /** A tool that reports `n` times, and a model that calls it once and then says what it returned. */
+  const counting = (n: number) =>
+    createAgent({
+      model: scriptedModel((messages) =>
+        messages.at(-1)?.role === 'tool'
+          ? { text: `Counted ${lastTool(messages)?.content}` }
+          : { toolCalls: [{ name: 'count', args: { n } }] },
+      ),
+      invoker: new ToolInvoker({
+        inlineTools: [
+          defineTool({
+            name: 'count',
+            description: 'Count to n, reporting each step.',
+            input: z.object({ n: z.number() }),
+            async *run({ n }) {
+              for (let i = 0; i < n; i++) yield { progress: i };
+              return n;
+            },
+          }),
+        ],
+      }),
+      checkpointer: createMemoryCheckpointer(),
+    });
+
+  it('a tool streaming 3,000 deltas: each is heard as it comes, and its part keeps the latest and the last 100', async () => {
+    const chat = createChat({ agent: counting(3000), schedule: everyChange });
+    const latest: unknown[] = [];
+    let longest = 0;
+    chat.subscribe(() => {
+      const part = toolParts(chat.getSnapshot().messages.at(-1))[0];
+      if (!part || part.progress.length === 0) return;
+      longest = Math.max(longest, part.progress.length);
+      if (part.state === 'running') latest.push((part.progress.at(-1) as { progress: number }).progress);
+    });
+    await chat.send('Count');
+    expect(latest).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+    expect(longest).toBe(100);
+    const [part] = toolParts(chat.getSnapshot().messages.at(-1));
+    expect(part).toMatchObject({ state: 'output', output: '3000', progressDropped: 2900 });
+    expect(part?.progress).toEqual(Array.from({ length: 100 }, (_, i) => ({ progress: 2900 + i })));
+    expect(shape(chat.getSnapshot().messages).at(-1)).toEqual(['count:output', 'text:Counted 3000']);
+  });
+
+  it('what a part keeps is an option (maxProgressEntries, maxProgressChars), checked', async () => {
+    const chat = createChat({ agent: counting(50), maxProgressEntries: 3 });
+    await chat.send('Count');
+    const [part] = toolParts(chat.getSnapshot().messages.at(-1));
+    expect(part).toMatchObject({
+      progress: [{ progress: 47 }, { progress: 48 }, { progress: 49 }],
+      progressDropped: 47,
+    });
+    const sized = createChat({ agent: counting(50), maxProgressChars: 0 });
+    await sized.send('Count');
+    expect(toolParts(sized.getSnapshot().messages.at(-1))[0]?.progress).toEqual([{ progress: 49 }]);
+    expect(() => createChat({ agent: agentWith(), maxProgressEntries: 0 })).toThrow(
+      'Expected `maxProgressEntries` to be a positive integer, got `0` (number)',
+    );
+    expect(() => createChat({ agent: agentWith(), maxProgressChars: -1 })).toThrow(
+      'Expected `maxProgressChars` to be a non-negative integer, got `-1` (number)',
+    );
+    expect(() => createChat({ agent: agentWith(), maxProgressChars: '1e6' as never })).toThrow(TypeError);
+  });
+});

@@ -8,6 +8,7 @@ import { type ContentPartInput, isBlob, toContent } from '../messages/to-content
 import type { Content, ContentPart, ToolCall } from '../messages/types';
 import { ChatState } from './chat-state';
 import { Notifier } from './notifier';
+import { progressLimits } from './progress-history';
 import type { Attachment, ChatAgent, ChatOptions, ChatSnapshot, ChatThread, SendOptions } from './types';
 
 /**
@@ -60,8 +61,9 @@ export class Chat {
     if (threadId !== undefined) checkThreadId(threadId);
     if (schedule !== undefined && typeof schedule !== 'function')
       throw new TypeError(`Expected \`schedule\` to be a function, got ${describeValue(schedule)}`);
+    const limits = progressLimits(options);
     this.#agent = agent;
-    this.#state = new ChatState(threadId ?? newThreadId(), () => this.#notifier.changed());
+    this.#state = new ChatState(threadId ?? newThreadId(), () => this.#notifier.changed(), limits);
     this.#notifier = new Notifier(schedule, () => this.#state.snapshot());
     if (threadId !== undefined) void this.openThread(threadId);
     void this.refreshThreads();

@@ -19,6 +19,18 @@ export interface ChatOptions {
    * whatever the schedule.
    */
   schedule?: (notify: () => void) => void;
+  /**
+   * How many of a call's streamed deltas its tool part keeps in `progress`, the latest among
+   * them (older ones are let go, counted in `progressDropped`). Default 100; `Infinity` keeps
+   * them all.
+   */
+  maxProgressEntries?: number;
+  /**
+   * The size those deltas may have together, in characters (about their JSON text's; a value
+   * JSON does not write, bytes or a Map, counts as too big). The latest is kept whatever its
+   * size. Default 100,000; `Infinity` does not measure them.
+   */
+  maxProgressChars?: number;
 }
 
 /** A file a person attaches (`File`, `Blob`), or a part as `agent.run` takes one. */
@@ -137,8 +149,17 @@ export interface UIToolPart {
   readonly input?: Record<string, unknown>;
   /** The arguments so far, best effort, while the model writes them. */
   readonly partialInput?: Record<string, unknown>;
-  /** What the tool streamed while it ran (`{ progress }` objects, log lines…), in order. */
+  /**
+   * What the tool streamed while it ran (`{ progress }` objects, log lines…), in order: the
+   * latest, and before it the last ones that fit the chat's `maxProgressEntries` and
+   * `maxProgressChars`.
+   */
   readonly progress: readonly unknown[];
+  /**
+   * How many earlier deltas were let go to keep `progress` within those limits (absent when
+   * none was): `progress[i]` is the call's delta number `progressDropped + i`.
+   */
+  readonly progressDropped?: number;
   readonly output?: string;
   /** The images and files the tool gave back beside its text (a chart it drew, say). */
   readonly media?: readonly UIMediaPart[];

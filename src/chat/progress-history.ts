@@ -1,0 +1,124 @@
+/**
+ * What a tool part keeps of what its tool streams: the latest delta always, and before it the
+ * ones that came last, as many as fit in a count and a size. A tool may stream without end (a
+ * report per step, a console of a million lines, a delta of hundreds of megabytes): the chat
+ * holds no more than this whatever came, and `progressDropped` counts the deltas let go, so a
+ * view that draws each delta once knows where it stands.
+ */
+import { checkCount } from '../errors/option-checks';
+import { isPlainObject } from '../json/json-value';
+import type { Draft } from './draft-messages';
+import type { UIToolPart } from './types';
+
+/** What `createChat` keeps of each call's progress when its options do not say. */
+export const PROGRESS_LIMITS = { maxProgressEntries: 100, maxProgressChars: 100_000 };
+
+export type ProgressLimits = typeof PROGRESS_LIMITS;
+
+/** The limits of createChat's options, checked (a `TypeError` quoting a bad one), the defaults in their place. */
+export function progressLimits(options: { maxProgressEntries?: unknown; maxProgressChars?: unknown }): ProgressLimits {
+  const {
+    maxProgressEntries = PROGRESS_LIMITS.maxProgressEntries,
+    maxProgressChars = PROGRESS_LIMITS.maxProgressChars,
+  } = options;
+  return {
+    maxProgressEntries: checkCount('maxProgressEntries', maxProgressEntries, { min: 1, infinite: true }),
+    maxProgressChars: checkCount('maxProgressChars', maxProgressChars, { infinite: true }),
+  };
+}
+
+export class ProgressHistory {
+  readonly #entries: number;
+  readonly #chars: number;
+  /** Per call that is streaming: the sizes of the deltas its part holds, in the same order, and their sum. */
+  readonly #kept = new Map<string, { sizes: number[]; chars: number }>();
+
+  constructor(limits: ProgressLimits) {
+    this.#entries = limits.maxProgressEntries;
+    this.#chars = limits.maxProgressChars;
+  }
+
+  /** A delta came: it goes at the end of the part's `progress` (an array the caller owns), the oldest let go past the limits. */
+  push(part: Draft<UIToolPart>, delta: unknown): void {
+    const progress = part.progress as unknown[];
+    let kept = this.#kept.get(part.toolCallId);
+    // Measured afresh when the part holds other deltas than the ones measured (the call run again, say).
+    if (kept?.sizes.length !== progress.length) {
+      const sizes = progress.map((d) => this.#size(d));
+      kept = { sizes, chars: sizes.reduce((a, b) => a + b, 0) };
+      this.#kept.set(part.toolCallId, kept);
+    }
+    const size = this.#size(delta);
+    progress.push(delta);
+    kept.sizes.push(size);
+    kept.chars += size;
+    let drop = 0;
+    while (progress.length - drop > 1 && (progress.length - drop > this.#entries || kept.chars > this.#chars))
+      kept.chars -= kept.sizes[drop++] as number;
+    if (drop === 0) return;
+    progress.splice(0, drop);
+    kept.sizes.splice(0, drop);
+    part.progressDropped = (part.progressDropped ?? 0) + drop;
+  }
+
+  /** A part as a saved thread gives it (a script's console lines), let go of its oldest past the limits. */
+  fit(part: Draft<UIToolPart>): void {
+    const { progress } = part;
+    const keep = this.#fitting(progress.length, (i) => this.#size(progress[i]));
+    if (keep === progress.length) return;
+    part.progress = progress.slice(progress.length - keep);
+    part.progressDropped = progress.length - keep;
+  }
+
+  /** The call streams no more (it ended, or runs again from the start): its sizes go. */
+  forget(toolCallId: string): void {
+    this.#kept.delete(toolCallId);
+  }
+
+  clear(): void {
+    this.#kept.clear();
+  }
+
+  /** How many of the last deltas are kept: the latest whatever its size, then the ones before it while they fit. */
+  #fitting(count: number, sizeAt: (i: number) => number): number {
+    if (count === 0) return 0;
+    let kept = 1;
+    let chars = sizeAt(count - 1);
+    while (kept < count && kept < this.#entries) {
+      chars += sizeAt(count - 1 - kept);
+      if (chars > this.#chars) break;
+      kept++;
+    }
+    return kept;
+  }
+
+  #size(delta: unknown): number {
+    return this.#chars === Infinity ? 0 : sizeOf(delta, this.#chars);
+  }
+}
+
+const TOO_BIG = new Error('too big');
+
+/**
+ * About how many characters a delta's JSON text has, counted only up to `limit + 1`: a delta of
+ * hundreds of megabytes is neither written out nor walked whole to learn that it is too big. A
+ * value JSON would not write as it is (a Map, bytes, a class's instance, a cycle) counts as too
+ * big: it stays only while it is the latest.
+ */
+function sizeOf(delta: unknown, limit: number): number {
+  let size = 0;
+  try {
+    JSON.stringify(delta, (key, value: unknown) => {
+      size += key.length + 3;
+      if (typeof value === 'string') size += value.length;
+      else if (typeof value === 'object' && value !== null) {
+        if (!Array.isArray(value) && !isPlainObject(value)) throw TOO_BIG;
+      } else size += String(value).length;
+      if (size > limit) throw TOO_BIG;
+      return value;
+    });
+  } catch {
+    return limit + 1;
+  }
+  return size;
+}
