@@ -8,7 +8,8 @@ import { textOf } from '../messages/text-of';
 import type { Content, ToolCall } from '../messages/types';
 import { type Draft, DraftMessages } from './draft-messages';
 import { PROGRESS_LIMITS, ProgressHistory, type ProgressLimits } from './progress-history';
-import type { ChatSnapshot, ChatStatus, ChatThread, UIOutputPart, UIToolPart, UIToolState } from './types';
+import { RunAnswer } from './run-answer';
+import type { ChatSnapshot, ChatStatus, ChatThread, UIToolPart, UIToolState } from './types';
 import { resultOf, toUIMessages, userParts } from './ui-messages';
 
 /** The output events of structured output (`output-delta`, `finish` with `output`), read by shape. */
@@ -30,12 +31,8 @@ export class ChatState {
   #liveInputs = new Map<string, Record<string, unknown>>();
   #liveOutput: { value: unknown } | undefined;
   #ids = 0;
-  // The run being applied: its answer, where its current step starts, what a retry would drop.
-  #answer: number | undefined;
-  #stepStart = 0;
-  #outputStep = false;
-  #committed = 0;
-  #madeAnswer = false;
+  /** The answer of the run being applied. */
+  readonly #answer = new RunAnswer(this.#drafts, () => this.#newId());
 
   /**
    * `changed` is called when the state changes after a snapshot was taken (once until the next);
@@ -86,7 +83,7 @@ export class ChatState {
       this.#pending = saved.pending;
       this.#liveInputs.clear();
       this.#liveOutput = undefined;
-      this.#answer = undefined;
+      this.#answer.end();
       this.#setStatus(this.#pending.length > 0 ? 'awaiting-approval' : 'idle', undefined);
     });
   }
@@ -110,7 +107,7 @@ export class ChatState {
       const messages = this.#drafts.ownMessages();
       messages.push(this.#drafts.new({ id: this.#newId(), role: 'user', parts: userParts(content) }));
       this.#pending = [];
-      this.#answer = undefined;
+      this.#answer.end();
     });
   }
 
@@ -120,11 +117,7 @@ export class ChatState {
    */
   begin(carriesOn: boolean): void {
     this.#update(() => {
-      const last = this.#drafts.messages.length - 1;
-      this.#answer = carriesOn && this.#drafts.messages[last]?.role === 'assistant' ? last : undefined;
-      this.#committed = this.#stepStart = this.#answerLength();
-      this.#madeAnswer = false;
-      this.#outputStep = false;
+      this.#answer.begin(carriesOn);
       this.#setStatus('streaming', undefined);
     });
   }
@@ -154,19 +147,9 @@ export class ChatState {
    */
   rollback(): void {
     this.#update(() => {
-      if (this.#answer === undefined) return;
-      const at = this.#answer;
+      if (!this.#answer.rollback()) return;
       this.#liveInputs.clear();
       this.#liveOutput = undefined;
-      this.#drafts.unindex(this.#drafts.partsOf(at).slice(this.#committed));
-      if (this.#madeAnswer && this.#committed === 0) {
-        this.#drafts.ownMessages().splice(at, 1);
-        this.#answer = undefined;
-      } else {
-        const message = this.#drafts.ownMessage(at);
-        message.parts = message.parts.slice(0, this.#committed);
-        delete message.stopReason;
-      }
     });
   }
 
@@ -176,19 +159,19 @@ export class ChatState {
       const output = event as unknown as OutputEvent;
       if (output.type === 'output-delta') {
         this.#liveOutput = { value: output.partial };
-        this.#output(() => {});
+        this.#answer.output(() => {});
         return;
       }
       switch (event.type) {
         case 'text-delta':
-          if (!this.#outputStep) this.#text('text', event.delta);
+          if (!this.#answer.outputStep) this.#answer.text('text', event.delta);
           break;
         case 'reasoning-delta':
-          this.#text('reasoning', event.delta);
+          this.#answer.text('reasoning', event.delta);
           break;
         case 'tool-input-start':
           if (!this.#drafts.hasCall(event.toolCallId))
-            this.#drafts.addPart(this.#answerAt(), {
+            this.#drafts.addPart(this.#answer.at(), {
               type: 'tool',
               toolCallId: event.toolCallId,
               name: event.name,
@@ -257,22 +240,20 @@ export class ChatState {
           break;
         case 'step-finish':
           this.#settleLive();
-          this.#stepStart = this.#committed = this.#answerLength();
-          this.#outputStep = false;
+          this.#answer.stepFinished();
           break;
         case 'finish': {
           if (output.output !== undefined) {
             const value = output.output;
             this.#liveOutput = undefined;
-            this.#output((part) => {
+            this.#answer.output((part) => {
               part.value = value;
               part.partial = false;
             });
           }
           this.#pending = event.pendingApprovals ?? [];
           for (const call of this.#pending) this.#toolState(call.id, 'awaiting-approval');
-          if (this.#answer !== undefined || event.stopReason !== 'end')
-            this.#drafts.ownMessage(this.#answerAt()).stopReason = event.stopReason;
+          this.#answer.stopped(event.stopReason);
           this.#setStatus(this.#pending.length > 0 ? 'awaiting-approval' : 'idle', undefined);
           break;
         }
@@ -293,7 +274,7 @@ export class ChatState {
     if (this.#liveOutput) {
       const value = structuredClone(this.#liveOutput.value);
       this.#liveOutput = undefined;
-      this.#output((part) => {
+      this.#answer.output((part) => {
         if (part.partial) part.value = value;
       });
     }
@@ -344,47 +325,6 @@ export class ChatState {
     return `m${++this.#ids}`;
   }
 
-  /** Where the run's answer is, made the first time something is written to it. */
-  #answerAt(): number {
-    if (this.#answer === undefined) {
-      this.#answer = this.#drafts.messages.length;
-      this.#madeAnswer = true;
-      this.#drafts.ownMessages().push(this.#drafts.new({ id: this.#newId(), role: 'assistant', parts: [] }));
-    }
-    return this.#answer;
-  }
-
-  /** How many parts the run's answer has (none before it has one). */
-  #answerLength(): number {
-    return this.#answer === undefined ? 0 : this.#drafts.partsOf(this.#answer).length;
-  }
-
-  #text(type: 'text' | 'reasoning', delta: string): void {
-    const parts = this.#drafts.ownParts(this.#answerAt());
-    const last = parts.length - 1;
-    const part = parts[last];
-    if (part?.type === type && last >= this.#stepStart) {
-      const own = this.#drafts.own(part) as Draft<typeof part>;
-      own.text += delta;
-      parts[last] = own;
-    } else parts.push(this.#drafts.new({ type, text: delta }));
-  }
-
-  /** The current step's output part (taking the place of its text, which is the output's JSON), changed. */
-  #output(change: (part: Draft<UIOutputPart>) => void): void {
-    const parts = this.#drafts.ownParts(this.#answerAt());
-    let at = parts.findLastIndex((p, i) => i >= this.#stepStart && (p.type === 'output' || p.type === 'text'));
-    if (at < 0 || parts[at]?.type === 'text') {
-      const part = this.#drafts.new<UIOutputPart>({ type: 'output', value: undefined, partial: true });
-      if (at < 0) at = parts.push(part) - 1;
-      else parts[at] = part;
-    }
-    this.#outputStep = true;
-    const part = this.#drafts.own(parts[at] as UIOutputPart) as Draft<UIOutputPart>;
-    parts[at] = part;
-    change(part);
-  }
-
   #toolState(id: string, state: UIToolState): void {
     this.#drafts.tool(id, (part) => {
       part.state = state;
@@ -393,6 +333,6 @@ export class ChatState {
 
   /** Change a call's part, made first (in the run's answer, or under its caller) if the chat has not seen it. */
   #toolOrNew(id: string, name: string, parent: string | undefined, change: (part: Draft<UIToolPart>) => void): void {
-    this.#drafts.toolOrNew(id, name, parent, () => this.#answerAt(), change);
+    this.#drafts.toolOrNew(id, name, parent, () => this.#answer.at(), change);
   }
 }
