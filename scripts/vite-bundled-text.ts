@@ -5,10 +5,13 @@
  * through unchanged, so the built package needs nothing of its users' tools. The same plugin
  * serves the dev server, Vitest, the demo's build and the package's build; each file is bundled
  * once, and again after any file it took in changes (dev server, watch mode).
+ *
+ * `?bundled-script` gives the same as a classic script (an IIFE: its names stay its own), for
+ * code a worker must evaluate synchronously, before anything else (Moat's sealed runtime).
  */
 import type { Plugin } from 'vite';
 
-const QUERY = '?bundled';
+const QUERY = /\?bundled(-script)?$/;
 
 export function bundledText(): Plugin {
   const made = new Map<string, Promise<{ code: string; files: string[] }>>();
@@ -16,13 +19,16 @@ export function bundledText(): Plugin {
     name: 'moat-bundled-text',
     enforce: 'pre',
     load(id) {
-      if (!id.endsWith(QUERY)) return undefined;
-      const file = id.slice(0, -QUERY.length);
-      let text = made.get(file);
+      const query = QUERY.exec(id);
+      if (!query) return undefined;
+      const file = id.slice(0, query.index);
+      const format = query[1] ? 'iife' : 'es';
+      const key = `${format}:${file}`;
+      let text = made.get(key);
       if (!text) {
-        text = bundle(file);
-        made.set(file, text);
-        text.catch(() => made.delete(file));
+        text = bundle(file, format);
+        made.set(key, text);
+        text.catch(() => made.delete(key));
       }
       return text.then(({ code, files }) => {
         for (const watched of files) this.addWatchFile(watched);
@@ -30,9 +36,9 @@ export function bundledText(): Plugin {
       });
     },
     watchChange(changed) {
-      for (const [file, text] of made) {
+      for (const [key, text] of made) {
         void text.then(
-          ({ files }) => files.includes(changed) && made.delete(file),
+          ({ files }) => files.includes(changed) && made.delete(key),
           () => {},
         );
       }
@@ -40,7 +46,7 @@ export function bundledText(): Plugin {
   };
 }
 
-async function bundle(file: string): Promise<{ code: string; files: string[] }> {
+async function bundle(file: string, format: 'es' | 'iife'): Promise<{ code: string; files: string[] }> {
   const { build } = await import('vite');
   const output = await build({
     configFile: false,
@@ -49,7 +55,7 @@ async function bundle(file: string): Promise<{ code: string; files: string[] }> 
       write: false,
       target: 'es2022',
       minify: true,
-      lib: { entry: file, formats: ['es'], fileName: 'bundle' },
+      lib: { entry: file, formats: [format], fileName: 'bundle', name: 'moatBundle' },
       rolldownOptions: { output: { codeSplitting: false } },
     },
   });

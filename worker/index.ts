@@ -1,13 +1,18 @@
 /**
- * Moat's worker side (`moat/worker`): what runs inside a tool worker. Importing it installs the
- * network guard and takes the realm's locks (postMessage, the page's messages, the death watch)
- * before any tool runs; import it before libraries you do not trust.
+ * Moat's worker side (`moat/worker`): what runs inside a tool worker. In a plain worker, importing
+ * it installs the network guard and takes the realm's locks (postMessage, the page's messages, the
+ * death watch) before any module imported after it runs: import it before libraries you do not
+ * trust. In a sealed worker, Moat's runtime took them before any module of the tools ran, and this
+ * copy only hands it the tools (see `serveTools`).
  */
 import { installNetworkGuard } from './network-guard';
 import { lockRealm } from './realm-locks';
+import { sealedRuntime } from './sealed-runtime-hook';
 
-installNetworkGuard();
-lockRealm();
+if (!sealedRuntime()) {
+  installNetworkGuard();
+  lockRealm();
+}
 
 export * from '../src/errors/index';
 export type { Store, StoreItem } from '../src/store/types';

@@ -60,14 +60,25 @@ function frameMain(loader: string): void {
 
 /**
  * A module graph's loader, a classic script (a module worker cannot start at an opaque origin):
- * it takes the graph from its first message, makes each module a blob URL of its own (from the
- * pieces of its text and the URLs of its imports), dependencies first, and imports the entry. A
- * dynamic import() reads the frozen table (see GraphModule). Text, not a function made into text:
- * a dev server rewrites the import() of a function's body.
+ * it takes the graph from its first message, evaluates the script to run first, if any (Moat's
+ * runtime, which locks the realm: so the loader keeps its own way to answer the frame before),
+ * makes each module a blob URL of its own (from the pieces of its text and the URLs of its
+ * imports), dependencies first, and imports the entry. A dynamic import() reads the frozen table
+ * (see GraphModule). Text, not a function made into text: a dev server rewrites the import() of
+ * a function's body.
  */
 const GRAPH_LOADER = `onmessage = (event) => {
   onmessage = null;
   const graph = event.data;
+  const post = self.postMessage.bind(self);
+  if (graph.first) {
+    try {
+      importScripts(URL.createObjectURL(graph.first));
+    } catch (error) {
+      post({ failed: String(error) });
+      return;
+    }
+  }
   const urls = [];
   for (const module of graph.modules) {
     const parts = module.parts.map((p) =>
@@ -75,7 +86,6 @@ const GRAPH_LOADER = `onmessage = (event) => {
     urls.push(URL.createObjectURL(new Blob(parts, { type: 'text/javascript' })));
   }
   Object.defineProperty(self, Symbol.for('moat.modules'), { value: Object.freeze(urls) });
-  const post = self.postMessage.bind(self);
   import(urls[graph.entry]).then(() => post({ loaded: true }), (error) => post({ failed: String(error) }));
 };`;
 
@@ -138,15 +148,17 @@ export class SandboxedFrame {
 
   /**
    * The modules the frame's workers import (`spawn(port)`), given once: the frame may
-   * be made first, its process starting while the page still reads them.
+   * be made first, its process starting while the page still reads them. `first`, a classic
+   * script, is evaluated in each worker before any of them (Moat's sealed runtime).
    */
-  load(modules: ModuleGraph): void {
+  load(modules: ModuleGraph, first?: string): void {
     if (this.#modules) return;
     this.#modules = true;
     // The text goes in Blobs: each crosses to the frame and on to its workers as a handle, where
     // a string is copied and read again on each side (in a trace, about 5 ms a copy of the bench's
     // 66 KB module in the frame's new process, garbage collection included).
     const graph = {
+      ...(first === undefined ? {} : { first: new Blob([first], { type: 'text/javascript' }) }),
       entry: modules.entry,
       modules: modules.modules.map(({ parts }) => ({
         parts: parts.map((p) => (typeof p === 'string' ? new Blob([p]) : p)),

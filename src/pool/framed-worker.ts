@@ -66,10 +66,13 @@ export function sealedWorkers(url: string | URL, networkDenied: boolean): () => 
       'Sealed tool workers need a page (their frame is an iframe): in a worker or in Node, pass `worker: () => new Worker(url, { type: "module" })`, the plain mode',
     );
   }
-  // The scanner (es-module-lexer) loads only for a page that seals its tools. A failure is said
-  // to the workers that wait; the next worker tries again.
+  // The scanner (es-module-lexer) and Moat's runtime load only for a page that seals its tools.
+  // A failure is said to the workers that wait; the next worker tries again.
   const load = onceUntilFailure(() =>
-    import('../frame/scan-imports').then(({ scanImports }) => loadModuleGraph(scriptUrl, scanImports)),
+    Promise.all([
+      import('../frame/scan-imports').then(({ scanImports }) => loadModuleGraph(scriptUrl, scanImports)),
+      import('../../worker/sealed-runtime.ts?bundled-script').then((m) => m.default),
+    ]),
   );
   void load().catch(() => {});
   const frames = new PoolFrame(load, sealedFrameCsp(networkDenied ? [] : '*'));
@@ -94,12 +97,13 @@ function absoluteUrl(url: unknown): string {
  * a restarted worker's replacement does).
  */
 class PoolFrame {
-  readonly #graph: () => Promise<ModuleGraph>;
+  /** The tools' module graph, and the runtime each worker evaluates before it. */
+  readonly #graph: () => Promise<[ModuleGraph, string]>;
   readonly #csp: string;
   #frame: SandboxedFrame | undefined;
   #closing: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(graph: () => Promise<ModuleGraph>, csp: string) {
+  constructor(graph: () => Promise<[ModuleGraph, string]>, csp: string) {
     this.#graph = graph;
     this.#csp = csp;
   }
@@ -112,10 +116,12 @@ class PoolFrame {
       this.#frame.watch(true, FRAME_DEAD_MS);
     }
     const frame = this.#frame;
-    const modules = await this.#graph();
+    const [modules, runtime] = await this.#graph();
     // The frame died while the modules were read: a new one.
     if (frame.closed) return this.spawn(port);
-    frame.load(modules);
+    // Moat's runtime runs first in each worker: it holds the port and the realm's locks before
+    // any module of the tools is evaluated (worker/sealed-runtime.ts).
+    frame.load(modules, runtime);
     return frame.spawn(port);
   }
 
