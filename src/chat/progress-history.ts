@@ -61,13 +61,13 @@ export class ProgressHistory {
     part.progressDropped = (part.progressDropped ?? 0) + drop;
   }
 
-  /** A part as a saved thread gives it (a script's console lines), let go of its oldest past the limits. */
+  /** A part as a saved thread gives it (a script's console lines): kept as if its deltas had come one by one. */
   fit(part: Draft<UIToolPart>): void {
-    const { progress } = part;
-    const keep = this.#fitting(progress.length, (i) => this.#size(progress[i]));
-    if (keep === progress.length) return;
-    part.progress = progress.slice(progress.length - keep);
-    part.progressDropped = progress.length - keep;
+    const all = part.progress;
+    if (all.length <= 1) return;
+    part.progress = [];
+    for (const delta of all) this.push(part, delta);
+    this.forget(part.toolCallId);
   }
 
   /** The call streams no more (it ended, or runs again from the start): its sizes go. */
@@ -77,19 +77,6 @@ export class ProgressHistory {
 
   clear(): void {
     this.#kept.clear();
-  }
-
-  /** How many of the last deltas are kept: the latest whatever its size, then the ones before it while they fit. */
-  #fitting(count: number, sizeAt: (i: number) => number): number {
-    if (count === 0) return 0;
-    let kept = 1;
-    let chars = sizeAt(count - 1);
-    while (kept < count && kept < this.#entries) {
-      chars += sizeAt(count - 1 - kept);
-      if (chars > this.#chars) break;
-      kept++;
-    }
-    return kept;
   }
 
   #size(delta: unknown): number {
