@@ -54,16 +54,19 @@ describe('a tool part keeps the latest progress and a bounded history', () => {
     expect(part().progressDropped).toBe(2);
   });
 
-  it('a value JSON does not write as it is (bytes, a BigInt) counts as too big to keep behind the latest', () => {
+  it('a value JSON does not write as it is (bytes, a Map, a BigInt) counts as too big to keep behind the latest', () => {
     const { part, delta } = running();
     delta(new Uint8Array(8));
     expect(part().progress).toEqual([new Uint8Array(8)]);
     delta({ progress: 1 });
     expect(part()).toMatchObject({ progress: [{ progress: 1 }], progressDropped: 1 });
+    const map = new Map([['k', 'x'.repeat(1_000_000)]]);
+    delta({ progress: 2, map });
+    expect(part()).toMatchObject({ progress: [{ progress: 2, map }], progressDropped: 2 });
     delta({ n: 10n });
-    expect(part()).toMatchObject({ progress: [{ n: 10n }], progressDropped: 2 });
+    expect(part()).toMatchObject({ progress: [{ n: 10n }], progressDropped: 3 });
     delta('after');
-    expect(part()).toMatchObject({ progress: ['after'], progressDropped: 3 });
+    expect(part()).toMatchObject({ progress: ['after'], progressDropped: 4 });
   });
 
   it('an earlier snapshot keeps its own history while later deltas push the oldest out', () => {
