@@ -51,6 +51,8 @@ const CURRENT = 'moat-demo-current-thread';
  * show what it leaves open).
  */
 const plainTools = params.get('tools') === 'plain';
+/** The notes tools' namespace in the pool's database (demo/tools/csp-tools.worker.ts's NOTES). */
+const NOTES_GRANT = { store: [['notes']] };
 const pool = createWorkerPool({
   worker: plainTools
     ? () => new Worker(new URL('./tools/csp-tools.worker.ts', import.meta.url), { type: 'module' })
@@ -59,6 +61,13 @@ const pool = createWorkerPool({
   timeoutMs: 20_000,
   network: 'deny',
   store: 'moat-demo-notes',
+  // What the page allows the notes tools, whatever the tools module says of itself.
+  grants: {
+    remember: NOTES_GRANT,
+    recall: NOTES_GRANT,
+    list_notes: NOTES_GRANT,
+    delete_note: { ...NOTES_GRANT, needsApproval: true },
+  },
 });
 /**
  * Model-written JavaScript runs sealed off the page, the worker tools callable from it; a script

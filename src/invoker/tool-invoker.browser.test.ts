@@ -17,6 +17,7 @@ const pool = createWorkerPool({
   worker: () => new Worker(new URL('../../test/workers/seed-tools.worker.ts', import.meta.url), { type: 'module' }),
   size: 2,
   store: storeName,
+  grants: { remember: { store: [['memory']] }, recall: { store: [['memory']] } },
 });
 afterAll(async () => {
   await pool.close();

@@ -5,6 +5,7 @@
  */
 export { framedWorkers } from './framed-worker';
 export type { CallResult, NetworkPolicyWire, ResultFormat, ToolDescriptor } from './protocol';
+export type { ToolGrant } from './tool-catalog';
 export { resultValue, type ToolResult } from './tool-result';
 export type { ToolArgs, ToolName, ToolOutput, ToolSet, TypedToolCall } from './typed-tools';
 export { workerContentSecurityPolicy } from './worker-csp';

@@ -3,10 +3,10 @@
  * opens the database (on the first call a tool makes) and serves it to each worker over a port
  * of its own (see `store-port.ts`). Tools see the same `runtime.store` as in any other pool.
  *
- * The page holds the workers to the namespaces their tools declared (`store: { namespaces }` in
- * `defineTool`), all of them together: the worker scopes each tool to its own, but tools share a
- * realm, and code in it could write to the port itself. A tool that declares none leaves the
- * whole database open to the module.
+ * The page holds the workers to the namespaces it granted their tools (`createWorkerPool({
+ * grants })`), all of them together: the worker scopes each tool to what it declares, but tools
+ * share a realm, and code in it could write to the port itself. A module none of whose tools
+ * was granted a namespace gets no store; `'all'` gives it the whole database.
  */
 import { scopeStore } from '../store/scoped-store';
 import { serveStoreOn } from '../store/store-port';

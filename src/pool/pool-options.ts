@@ -7,6 +7,7 @@ import { checkCount, checkDuration } from '../errors/option-checks';
 import { sealedWorkers } from './framed-worker';
 import { PageStoreHost } from './page-store-host';
 import type { ResultFormat } from './protocol';
+import { checkGrants, type Grants, type ToolGrant } from './tool-catalog';
 import type { ToolResult } from './tool-result';
 
 /** Which URLs tool code may reach: all, none, or those the function allows (evaluated on the page). */
@@ -62,6 +63,16 @@ export interface WorkerPoolOptions {
    * `openIndexedDBStore` to share it). Without it, `runtime.store` is undefined.
    */
   store?: string;
+  /**
+   * What the page allows each tool, by name: the store namespaces it may touch (`store:
+   * [['notes']]`, or `'all'`) and whether a person approves each call (`needsApproval: true`).
+   * This is what is enforced: a tools module can narrow it (declare an approval of its own), never
+   * widen it. A sealed tool granted no namespace gets no store. A name the module does not serve
+   * fails `specs()` with a TypeError.
+   *
+   * @example grants: { remember: { store: [['memory']] }, forget: { store: [['memory']], needsApproval: true } }
+   */
+  grants?: Readonly<Record<string, ToolGrant>>;
 }
 
 export interface CallOptions {
@@ -133,6 +144,7 @@ export interface PoolConfig {
   quarantineWorkers: number;
   network: NetworkPolicy;
   store: string | undefined;
+  grants: Grants;
   /** Serves the store to workers that cannot open it (sealed ones); undefined for the others. */
   storeHost: PageStoreHost | undefined;
 }
@@ -168,6 +180,7 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
     }),
     network,
     store: options.store,
+    grants: checkGrants(options.grants),
   };
   // Made once every option is checked: a sealed pool starts reading its tools module now.
   return {

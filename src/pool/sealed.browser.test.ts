@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { call } from '../../test/pool-helpers';
 import { probeTag } from '../../test/probe-hits';
+import grantsAccessorUrl from '../../test/workers/grants-accessor.worker.ts?worker&url';
 import networkToolsUrl from '../../test/workers/network.worker.ts?worker&url';
-import storeOpenUrl from '../../test/workers/store-open.worker.ts?worker&url';
-import storeScopedUrl from '../../test/workers/store-scoped.worker.ts?worker&url';
 import toolsUrl from '../../test/workers/tools.worker.ts?worker&url';
 import { createAgent } from '../agent/agent';
 import { ToolExecutionError } from '../errors/tool-execution-error';
@@ -14,7 +13,9 @@ import type { Message, ToolMessage } from '../messages/types';
 import { scriptedModel } from '../models/scripted-model';
 import { openIndexedDBStore } from '../store/indexeddb-store';
 import { framedWorkers } from './framed-worker';
-import { createWorkerPool, type WorkerPool } from './worker-pool';
+import { PageStoreHost } from './page-store-host';
+import { resultValue } from './tool-result';
+import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
 
 // Sealed tools, the default (`worker: url`): a sandboxed frame at an opaque origin, a process apart
 // from the page. The test server sends no CORS headers: the page reads the tools module itself.
@@ -138,34 +139,78 @@ describe('a sealed pool and the network', () => {
 
 describe("a sealed pool's store", () => {
   /** A database with a secret and a note in it, and a sealed pool on it. */
-  async function poolOnSecrets(worker: string) {
+  async function poolOnSecrets(grants?: WorkerPoolOptions['grants'], worker = grantsAccessorUrl) {
     const name = `sealed-store-${crypto.randomUUID()}`;
     const page = await openIndexedDBStore(name);
     await page.put(['secrets'], 'api-key', 'sk-page-only');
     await page.put(['notes'], 'a', 'hello');
-    const sealed = createWorkerPool({ worker, size: 1, store: name });
+    const sealed = createWorkerPool({ worker, size: 1, store: name, ...(grants ? { grants } : {}) });
     pool = sealed;
-    // Each answer as the store port gave it to code that asked over it directly.
+    /** What 'peek', which declares no namespaces (the worker does not scope it), reads. */
     const ask = async (namespace: string[]) =>
-      JSON.parse(
-        (await sealed.call(call('steal', { namespace, key: namespace[0] === 'secrets' ? 'api-key' : 'a' }))).content,
-      );
+      resultValue(await sealed.call(call('peek', { namespace, key: namespace[0] === 'secrets' ? 'api-key' : 'a' })));
     return { page, sealed, ask };
   }
+  const NOTES = { store: [['notes']] };
 
-  it('holds the realm to the namespaces its tools declared, even asked over the store port itself', async () => {
-    const { page, sealed, ask } = await poolOnSecrets(storeScopedUrl);
+  it('holds the realm to the namespaces the page granted its tools, all together', async () => {
+    const { page, sealed, ask } = await poolOnSecrets({ note: NOTES });
     expect(await sealed.call(call('note', { key: 'b', text: 'kept' }))).toMatchObject({ content: 'kept' });
     expect((await page.get(['notes'], 'b'))?.value).toEqual({ text: 'kept' });
     expect(await ask(['secrets'])).toMatchObject({ error: { name: 'StorePermissionError' } });
-    // What some tool declared, the realm reaches ('steal' itself declared only ['notes', 'mine']).
+    // What the page granted some tool, the realm reaches (its tools share it): 'peek' was granted nothing.
     expect(await ask(['notes'])).toMatchObject({ value: { value: 'hello' } });
     page.close();
   });
 
-  it('leaves the whole database to the realm when one of its tools declares no namespaces', async () => {
-    const { page, ask } = await poolOnSecrets(storeOpenUrl);
+  it('serves no store to a module whose tools the page granted nothing, whatever they declare', async () => {
+    const { page, sealed, ask } = await poolOnSecrets();
+    await expect(sealed.call(call('note', { key: 'b', text: 'kept' }))).rejects.toThrow(
+      /may not touch store namespace \["notes"\]. Allowed: \(none\)/,
+    );
+    expect(await ask(['notes'])).toMatchObject({ error: { name: 'StorePermissionError' } });
+    expect(await page.get(['notes'], 'b')).toBeUndefined();
+    page.close();
+  });
+
+  it("leaves the whole database to the realm when the page grants one of its tools 'all'", async () => {
+    const { page, ask } = await poolOnSecrets({ peek: { store: 'all' } });
     expect(await ask(['secrets'])).toMatchObject({ value: { value: 'sk-page-only' } });
+    page.close();
+  });
+
+  it('refuses what the page did not grant even asked over the store port itself', async () => {
+    // As code in the tools' realm holding the port would ask, past every scope of the worker's.
+    const name = `sealed-store-${crypto.randomUUID()}`;
+    const page = await openIndexedDBStore(name);
+    await page.put(['secrets'], 'api-key', 'sk-page-only');
+    const host = new PageStoreHost(name);
+    host.limitTo(async () => [['notes']]);
+    const { port, stop } = host.link();
+    const answer = await new Promise<{ error?: { name: string } }>((resolve) => {
+      port.onmessage = (event) => resolve(event.data);
+      port.postMessage({ id: 1, method: 'get', args: [['secrets'], 'api-key'] });
+    });
+    expect(answer.error).toMatchObject({ name: 'StorePermissionError' });
+    stop();
+    host.close();
+    page.close();
+  });
+
+  it('a dependency with prototype accessors cannot widen store access or skip an approval', async () => {
+    // Before grants, the page took the worker's word: the swallowed `store` fields left the
+    // module the whole database, and the swallowed `needsApproval` let the agent run 'wipe'.
+    const grants = { note: NOTES, wipe: { ...NOTES, needsApproval: true } };
+    const { page, sealed, ask } = await poolOnSecrets(grants);
+    const wipe = (await sealed.specs()).find((s) => s.name === 'wipe');
+    expect(wipe).toMatchObject({ needsApproval: true });
+    expect(await ask(['secrets'])).toMatchObject({ error: { name: 'StorePermissionError' } });
+    expect(await ask(['notes'])).toMatchObject({ value: { value: 'hello' } });
+    const model = scriptedModel(() => ({ toolCalls: [{ name: 'wipe', args: {} }] }));
+    const result = await createAgent({ model, pool: sealed }).run('Wipe my notes');
+    expect(result.stopReason).toBe('approval');
+    expect(result.pendingApprovals?.map((c) => c.name)).toEqual(['wipe']);
+    expect((await page.get(['notes'], 'a'))?.value).toBe('hello');
     page.close();
   });
 });

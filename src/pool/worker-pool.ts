@@ -82,14 +82,16 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
   /** What happened, for `stats`. */
   readonly #counts = { restarted: 0, rerun: 0, recovered: 0, quarantined: 0 };
   #closed = false;
-  /** The tools' descriptors, asked of an idle worker (a new one if none runs). */
-  readonly #catalog = new ToolCatalog(
-    () => this.#workers.any(),
-    () => this.#closed,
-  );
+  /** The tools' descriptors, asked of an idle worker (a new one if none runs), and the page's grants. */
+  readonly #catalog: ToolCatalog;
 
   constructor(options: WorkerPoolOptions) {
     const o = resolvePoolOptions(options);
+    this.#catalog = new ToolCatalog(
+      () => this.#workers.any(),
+      () => this.#closed,
+      o.grants,
+    );
     this.#spawner = new WorkerSpawner(o);
     o.storeHost?.limitTo(() => this.#catalog.storeNamespaces());
     this.#timeoutMs = o.timeoutMs;
@@ -130,7 +132,10 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     return (await this.descriptors()).map((d) => d.spec);
   }
 
-  /** The tools' specs with what each declares (state injection, store namespaces). */
+  /**
+   * The tools' specs with what each declares (state injection, store namespaces), checked; a
+   * spec's `needsApproval` is true when the page's grant or the tool's declaration says so.
+   */
   descriptors(): Promise<ToolDescriptor[]> {
     return this.#catalog.descriptors();
   }

@@ -184,6 +184,13 @@ describe('IndexedDB store: robustness', () => {
 
 // A sealed worker (the default: its own process, an opaque origin, no IndexedDB) gets the page's
 // store over a port; a plain one opens it itself.
+/** What the page grants store.worker.ts's tools (the sealed pool serves a module nothing more). */
+const GRANTS = {
+  increment: { store: [['counters']] },
+  remember: { store: [['memory']] },
+  recall: { store: [['memory']] },
+  peek: { store: [['memory']] },
+};
 describe.each([
   [
     'plain tool workers',
@@ -193,7 +200,7 @@ describe.each([
 ] as const)('IndexedDB store: shared with %s', (kind, storeWorker) => {
   it('a value a tool writes in a worker is read on the page, and back', async () => {
     const { name, store } = fresh();
-    const pool = createWorkerPool({ worker: storeWorker, size: 1, store: name });
+    const pool = createWorkerPool({ worker: storeWorker, size: 1, store: name, grants: GRANTS });
     try {
       expect(resultValue(await pool.call({ id: 'r1', name: 'remember', args: { key: 'tea', value: 'sencha' } }))).toBe(
         'Remembered tea',
@@ -212,7 +219,7 @@ describe.each([
     'a worker loads the store code when a tool first uses the store, not before',
     async () => {
       const { name } = fresh();
-      const pool = createWorkerPool({ worker: storeWorker, size: 1, store: name });
+      const pool = createWorkerPool({ worker: storeWorker, size: 1, store: name, grants: GRANTS });
       // A worker's resource timing lists what it fetched after start (dynamic imports), not its
       // initial module graph: store code there was loaded on demand, not with the worker. A sealed
       // worker's modules are blobs its loader made (the page read them all up front): there, the
@@ -236,7 +243,7 @@ describe.each([
   it('a tool limited to a namespace cannot reach another: StorePermissionError', async () => {
     const { name, store } = fresh();
     await store.put(['secrets'], 'api-key', 'sk-do-not-leak');
-    const pool = createWorkerPool({ worker: storeWorker, size: 1, store: name });
+    const pool = createWorkerPool({ worker: storeWorker, size: 1, store: name, grants: GRANTS });
     try {
       const error = (await pool.call({ id: 'p1', name: 'peek', args: {} }).catch((e) => e)) as StorePermissionError;
       expect(error).toBeInstanceOf(StorePermissionError);
@@ -267,7 +274,7 @@ describe.each([
 
   it('4 workers and the page updating one counter at once lose no update', async () => {
     const { name, store } = fresh();
-    const pool = createWorkerPool({ worker: storeWorker, size: 4, store: name });
+    const pool = createWorkerPool({ worker: storeWorker, size: 4, store: name, grants: GRANTS });
     try {
       await pool.warm();
       const increment = (v: unknown) => ((v as number | undefined) ?? 0) + 1;
