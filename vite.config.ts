@@ -45,6 +45,9 @@ function chromium(contextOptions: { permissions?: string[] } = {}, args: string[
       contextOptions,
     }),
     instances: [{ browser: 'chromium' as const }],
+    // Vitest's browser server listens on 63315 unless told: MOAT_BROWSER_PORT lets two runs share
+    // a machine (each run's projects then count up from it).
+    ...(process.env.MOAT_BROWSER_PORT ? { api: { port: Number(process.env.MOAT_BROWSER_PORT) } } : {}),
   };
 }
 
