@@ -97,7 +97,11 @@ export class ToolCard {
       this.rerun(part.rerun);
       this.#drawn = 0;
     }
-    for (; this.#drawn < part.progress.length; this.#drawn++) this.output(part.progress[this.#drawn]);
+    // `#drawn` counts every delta since the call (re)started; the part keeps only the latest ones,
+    // the first `progressDropped` of them let go.
+    const first = part.progressDropped ?? 0;
+    for (this.#drawn = Math.max(this.#drawn, first); this.#drawn < first + part.progress.length; this.#drawn++)
+      this.output(part.progress[this.#drawn - first]);
     for (const child of part.children ?? []) {
       let card = this.#children.get(child.toolCallId);
       if (!card) {
