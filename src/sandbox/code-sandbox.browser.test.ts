@@ -9,23 +9,24 @@ afterEach(() => {
 });
 
 describe('the code sandbox as a REPL', () => {
-  it('gives the last expression, console output, and keeps globals between runs until reset', async () => {
+  it('gives the last expression and console output; each run starts afresh', async () => {
     sandbox = createCodeSandbox();
     const r = await sandbox.run('const xs = [3, 1, 2]; xs.sort(); console.log(xs); xs.length');
     expect(r.value).toBe(3);
     expect(r.logs).toEqual([{ level: 'log', text: '[ 1, 2, 3 ]' }]);
-    expect((await sandbox.run('xs.map((x) => x * 10)')).value).toEqual([10, 20, 30]);
     expect(
-      (await sandbox.run('function twice(n) { return 2 * n }\nclass P { v = 7 }\nlet { a, b: [c] } = { a: 1, b: [2] }'))
-        .value,
-    ).toBeUndefined();
-    expect((await sandbox.run('twice(a + c) + new P().v')).value).toBe(13);
-    expect((await sandbox.run('const xs = "again"; xs')).value).toBe('again');
-    await sandbox.reset();
+      (
+        await sandbox.run(
+          'function twice(n) { return 2 * n }\nclass P { v = 7 }\nlet { a, b: [c] } = { a: 1, b: [2] }\ntwice(a + c) + new P().v',
+        )
+      ).value,
+    ).toBe(13);
+    // The first run's declarations are not there (runs.browser.test.ts tries harder).
     await expect(sandbox.run('xs')).rejects.toMatchObject({
       name: 'CodeError',
       message: 'ReferenceError: xs is not defined (line 1)',
     });
+    expect((await sandbox.run('const xs = "again"; xs')).value).toBe('again');
   });
 
   it("says how long a run took: at least the script's own time, at most what the caller waited", async () => {
@@ -70,6 +71,6 @@ describe('the code sandbox as a REPL', () => {
     await expect(sandbox.run('let x = ;')).rejects.toMatchObject({ errorName: 'SyntaxError', line: 1, column: 9 });
     await expect(sandbox.run('throw "a string"')).rejects.toThrow(/Uncaught 'a string'/);
     // The sandbox survives its scripts' errors.
-    expect((await sandbox.run('a + b')).value).toBe(3);
+    expect((await sandbox.run('const a = 1, b = 2; a + b')).value).toBe(3);
   });
 });

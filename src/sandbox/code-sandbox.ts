@@ -1,16 +1,20 @@
 /**
  * `createCodeSandbox()`: run model-written JavaScript sealed off the page (see frame.ts for the
- * seal), as a REPL (see prepare.ts), with limits on time, output and result size, and with the
- * app's tools callable as functions when a run is given them.
+ * seal), each run in a realm of its own (see prepare.ts for how a script's value is found), with
+ * limits on time, output and result size, and with the app's tools callable as functions when a
+ * run is given them.
  */
 import { CodeError } from '../errors/code-error';
 import { describeValue } from '../errors/moat-error';
 import { checkCount, checkDuration, checkSignal } from '../errors/option-checks';
+import { SandboxCrashedError } from '../errors/sandbox-crashed-error';
 import { SandboxLimitError } from '../errors/sandbox-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
-import type { JSONValue } from '../json/json-value';
+import { findNonJSON, type JSONValue, MAX_JSON_DEPTH } from '../json/json-value';
 import { CODE_FILE } from './code-file';
-import { SandboxFrame } from './frame';
+import { type RunWorker, SandboxFrame } from './frame';
+import { isLogEntry, type PageToSandbox, readSandboxMessage } from './protocol';
+import { workerSource } from './runtime';
 
 export interface CodeSandboxOptions {
   /** A run's time limit. Default 5,000 ms. */
@@ -21,7 +25,7 @@ export interface CodeSandboxOptions {
   maxResultChars?: number;
   /** The script's text, at most. Default 200,000. */
   maxCodeChars?: number;
-  /** How long a new sandbox may take to start. Default 10,000 ms. */
+  /** How long a run's fresh worker (and, for the first run, the sealed frame) may take to start. Default 10,000 ms. */
   startTimeoutMs?: number;
 }
 
@@ -59,8 +63,6 @@ export interface CodeRunResult {
 /** Tool calls one script may have running at once. */
 const MAX_CALLS_IN_FLIGHT = 32;
 
-const LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug']);
-
 /**
  * @example
  * const sandbox = createCodeSandbox({ timeoutMs: 5_000 });
@@ -70,19 +72,30 @@ export function createCodeSandbox(options: CodeSandboxOptions = {}): CodeSandbox
   return new CodeSandbox(options);
 }
 
+/**
+ * Each run is a fresh worker (a realm of its own) in one sealed frame, started for that run and
+ * stopped when it ends, its timers with it; runs wait for each other, so no two workers of a
+ * sandbox are alive at once. Nothing a script does to its realm (globals, prototypes, the
+ * runtime's messaging, timers) reaches another run: there is nothing shared to reach. The price
+ * is a worker's start per run (docs/code-sandbox.md has the figures); a frame per run would
+ * cost its process's start too.
+ */
 export class CodeSandbox {
   readonly #timeoutMs: number;
   readonly #maxOutput: number;
   readonly #maxResult: number;
   readonly #maxCode: number;
   readonly #startTimeoutMs: number;
+  readonly #runtime: string;
   #frame: SandboxFrame | undefined;
   #queue: Promise<unknown> = Promise.resolve();
-  #runs = 0;
   #closed = false;
+  /** Ends the run in progress, if any, with this error. */
+  #endRun: ((error: Error) => void) | undefined;
   #prepare: Promise<typeof import('./prepare')> | undefined;
 
-  constructor(options: CodeSandboxOptions = {}) {
+  /** `runtime`: the text of each run's worker; tests give a hostile stand-in, apps never do. */
+  constructor(options: CodeSandboxOptions = {}, runtime = workerSource()) {
     if (typeof options !== 'object' || options === null)
       throw new TypeError(`createCodeSandbox takes an options object, got ${describeValue(options)}`);
     this.#timeoutMs = checkDuration('timeoutMs', options.timeoutMs ?? 5_000);
@@ -90,52 +103,47 @@ export class CodeSandbox {
     this.#maxResult = checkCount('maxResultChars', options.maxResultChars ?? 1_000_000, { min: 1 });
     this.#maxCode = checkCount('maxCodeChars', options.maxCodeChars ?? 200_000, { min: 1 });
     this.#startTimeoutMs = checkDuration('startTimeoutMs', options.startTimeoutMs ?? 10_000);
+    this.#runtime = runtime;
   }
 
-  /** Start the sandbox now rather than on the first run. */
-  async warm(): Promise<void> {
-    await this.#ready();
+  /** Start the sandbox's frame now rather than on the first run (a run still starts its own worker). */
+  warm(): Promise<void> {
+    return this.#queued(async () => {
+      const { worker } = await this.#start();
+      worker.stop();
+    });
   }
 
   /**
-   * Run a script; runs wait for each other. Resolves with its value and console output; rejects
-   * with `CodeError` (it does not parse, or threw: with the line), `ToolTimeoutError`,
-   * `SandboxLimitError`, `SandboxCrashedError`, or the signal's reason. After a timeout, an
-   * abort, a limit or a crash the sandbox is replaced: its globals are gone.
+   * Run a script in a fresh realm; runs wait for each other. Resolves with its value and console
+   * output; rejects with `CodeError` (it does not parse, or threw: with the line),
+   * `ToolTimeoutError`, `SandboxLimitError`, `SandboxCrashedError` (also when the sandbox's side
+   * sends what the page cannot read), or the signal's reason.
    */
   run(code: string, options: CodeRunOptions = {}): Promise<CodeRunResult> {
-    const result = this.#queue.then(() => this.#run(code, options));
-    this.#queue = result.catch(() => {});
-    return result;
+    return this.#queued(() => this.#run(code, options));
   }
 
-  /** Fresh globals: the sandbox is replaced (after the runs already asked for). */
-  reset(): Promise<void> {
-    const done = this.#queue.then(() => {
-      this.#frame?.close();
-      this.#frame = undefined;
-    });
-    this.#queue = done;
-    return done;
-  }
-
+  /** Stop the run in progress (it fails with `SandboxCrashedError`) and remove the sandbox. */
   close(): void {
     this.#closed = true;
+    this.#endRun?.(new SandboxCrashedError({ reason: 'it was closed' }));
     this.#frame?.close();
     this.#frame = undefined;
   }
 
-  async #ready(): Promise<SandboxFrame> {
+  #queued<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#queue.then(work);
+    this.#queue = result.catch(() => {});
+    return result;
+  }
+
+  /** A fresh worker, in the frame (a new one if there is none, or it died). */
+  async #start(): Promise<{ frame: SandboxFrame; worker: RunWorker }> {
     if (this.#closed) throw new TypeError('This code sandbox is closed');
-    if (!this.#frame || this.#frame.closed) this.#frame = new SandboxFrame(this.#startTimeoutMs);
+    if (!this.#frame || this.#frame.closed) this.#frame = new SandboxFrame();
     const frame = this.#frame;
-    try {
-      await frame.ready;
-    } catch (error) {
-      if (this.#frame === frame) this.#frame = undefined;
-      throw error;
-    }
-    return frame;
+    return { frame, worker: await frame.start(this.#runtime, this.#startTimeoutMs) };
   }
 
   async #run(code: string, options: CodeRunOptions): Promise<CodeRunResult> {
@@ -148,130 +156,147 @@ export class CodeSandbox {
     options.signal?.throwIfAborted();
     this.#prepare ??= import('./prepare');
     const prepared = (await this.#prepare).prepareScript(code);
-    const frame = await this.#ready();
-    options.signal?.throwIfAborted();
+    const { frame, worker } = await this.#start();
+    if (options.signal?.aborted || this.#closed) {
+      worker.stop();
+      options.signal?.throwIfAborted();
+      throw new TypeError('This code sandbox is closed');
+    }
     const started = performance.now();
-    const run = ++this.#runs;
     const logs: LogEntry[] = [];
     let outputChars = 0;
     const tools = options.tools;
     const calls = { inFlight: 0, ended: new AbortController() };
     return new Promise<CodeRunResult>((resolve, reject) => {
       let settled = false;
-      const finish = (outcome: { value: JSONValue | undefined } | { error: unknown }, keep: boolean) => {
+      const finish = (outcome: { value: JSONValue | undefined } | { error: unknown }) => {
         if (settled) return;
         settled = true;
         calls.ended.abort(new DOMException('The script this call came from has ended', 'AbortError'));
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
         frame.watch(false);
-        frame.onDeath = undefined;
-        frame.port.onmessage = null;
-        if (!keep) {
-          frame.close();
-          if (this.#frame === frame) this.#frame = undefined;
-        }
+        // The run's realm goes with it: its timers, its calls, whatever it left behind.
+        worker.stop();
+        this.#endRun = undefined;
         if ('error' in outcome) reject(outcome.error);
         else resolve({ value: outcome.value, logs, durationMs: performance.now() - started });
       };
+      const fail = (error: unknown) => finish({ error });
+      const unreadable = (why: string) =>
+        fail(new SandboxCrashedError({ reason: `it sent a message the page cannot read: ${why}` }));
       const timer = setTimeout(
         () =>
-          finish(
-            {
-              error: new ToolTimeoutError({
-                timeoutMs,
-                message: `The script ran past its time limit of ${timeoutMs} ms (the sandbox was replaced)`,
-              }),
-            },
-            false,
+          fail(
+            new ToolTimeoutError({
+              timeoutMs,
+              message: `The script ran past its time limit of ${timeoutMs} ms (it was stopped)`,
+            }),
           ),
         timeoutMs,
       );
-      const onAbort = () => finish({ error: options.signal?.reason }, false);
+      const onAbort = () => fail(options.signal?.reason);
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      frame.onDeath = (error) => finish({ error }, false);
+      this.#endRun = fail;
+      worker.onBroken = fail;
       frame.watch(true);
-      frame.port.onmessage = (event: MessageEvent) => {
-        const m = event.data as Record<string, unknown> | null;
-        if (typeof m !== 'object' || m === null || m.run !== run) return;
-        if (m.t === 'out' && Array.isArray(m.entries)) {
-          for (const entry of m.entries as unknown[]) {
-            const { level, text } = (entry ?? {}) as { level?: unknown; text?: unknown };
-            if (typeof text !== 'string' || !LEVELS.has(level as string)) continue;
-            outputChars += text.length + 1;
-            if (outputChars > this.#maxOutput + 1) {
-              finish({ error: new SandboxLimitError({ limit: 'output', max: this.#maxOutput }) }, false);
-              return;
+      worker.port.onmessage = (event: MessageEvent) => {
+        const m = readSandboxMessage(event.data);
+        if (typeof m === 'string') return unreadable(m);
+        switch (m.t) {
+          case 'out':
+            for (const entry of m.entries) {
+              if (!isLogEntry(entry)) return unreadable("an 'out' entry that is not a { level, text } line");
+              outputChars += entry.text.length + 1;
+              if (outputChars > this.#maxOutput + 1)
+                return fail(new SandboxLimitError({ limit: 'output', max: this.#maxOutput }));
+              const line: LogEntry = { level: entry.level, text: entry.text };
+              logs.push(line);
+              options.onOutput?.(line);
             }
-            const line = { level: level as LogEntry['level'], text };
-            logs.push(line);
-            options.onOutput?.(line);
+            return;
+          case 'limit':
+            return fail(new SandboxLimitError({ limit: 'output', max: this.#maxOutput }));
+          case 'done': {
+            if (m.value === undefined) return finish({ value: undefined });
+            if (m.value.length > this.#maxResult)
+              return fail(new SandboxLimitError({ limit: 'result', max: this.#maxResult }));
+            let value: JSONValue;
+            try {
+              value = JSON.parse(m.value) as JSONValue;
+            } catch {
+              return unreadable("a 'done' whose value is not JSON text");
+            }
+            // The runtime's own converter overflows its stack long before this depth; JSON this
+            // deep would overflow the stack of whatever reads it next on the page.
+            if (findNonJSON(value)) return unreadable(`a result nested deeper than ${MAX_JSON_DEPTH} levels`);
+            return finish({ value });
           }
-        } else if (m.t === 'limit') {
-          finish({ error: new SandboxLimitError({ limit: 'output', max: this.#maxOutput }) }, false);
-        } else if (m.t === 'done') {
-          if (m.value === undefined) return finish({ value: undefined }, true);
-          if (typeof m.value !== 'string') return;
-          if (m.value.length > this.#maxResult)
-            return finish({ error: new SandboxLimitError({ limit: 'result', max: this.#maxResult }) }, true);
-          finish({ value: JSON.parse(m.value) as JSONValue }, true);
-        } else if (m.t === 'fail') {
-          finish({ error: codeError(m) }, true);
-        } else if (m.t === 'call' && typeof m.call === 'number' && typeof m.name === 'string') {
-          void this.#toolCall(frame, run, m.call, m.name, m.args, tools, calls);
+          case 'fail':
+            return fail(codeError(m));
+          case 'call':
+            // The runtime makes functions of the run's tools only: another name is not its doing.
+            if (!tools?.names.includes(m.name)) return unreadable('a call of a tool the run was not given');
+            void this.#toolCall(worker.port, m, tools, calls);
+            return;
+          case 'ready':
+            return unreadable("a second 'ready'");
         }
       };
-      frame.port.postMessage({
+      const run: PageToSandbox = {
         t: 'run',
-        run,
         code: prepared,
         maxOutput: this.#maxOutput,
         tools: tools ? [...tools.names] : [],
-      });
+      };
+      worker.port.postMessage(run);
     });
   }
 
   /** A script's call of one of its tools, answered on the port (a failure becomes an error in the script). */
   async #toolCall(
-    frame: SandboxFrame,
-    run: number,
-    id: number,
-    name: string,
-    argsText: unknown,
-    tools: SandboxTools | undefined,
+    port: MessagePort,
+    m: { call: number; name: string; args: string },
+    tools: SandboxTools,
     calls: { inFlight: number; ended: AbortController },
   ): Promise<void> {
-    let reply: Record<string, unknown>;
+    let reply: PageToSandbox;
     calls.inFlight++;
     try {
       if (calls.inFlight > MAX_CALLS_IN_FLIGHT)
         throw new RangeError(`A script may have ${MAX_CALLS_IN_FLIGHT} tool calls running at once`);
-      if (!tools?.names.includes(name)) throw new TypeError(`There is no tool '${name}'`);
-      if (typeof argsText !== 'string' || argsText.length > this.#maxResult)
-        throw new TypeError('The arguments are not JSON text of an acceptable size');
-      const args = JSON.parse(argsText) as unknown;
+      if (m.args.length > this.#maxResult) throw new TypeError('The arguments are not JSON text of an acceptable size');
+      const args = JSON.parse(m.args) as unknown;
       if (typeof args !== 'object' || args === null || Array.isArray(args))
-        throw new TypeError(`tools.${name} takes an object of arguments, got ${describeValue(args)}`);
-      const value = await tools.call(name, args as Record<string, unknown>, calls.ended.signal);
+        throw new TypeError(`tools.${m.name} takes an object of arguments, got ${describeValue(args)}`);
+      const value = await tools.call(m.name, args as Record<string, unknown>, calls.ended.signal);
       const text = value === undefined ? undefined : JSON.stringify(value);
-      reply = { t: 'reply', run, call: id, ok: true, value: text };
+      reply =
+        text === undefined
+          ? { t: 'reply', call: m.call, ok: true }
+          : { t: 'reply', call: m.call, ok: true, value: text };
     } catch (error) {
       const e = error instanceof Error ? error : new Error(String(error));
-      reply = { t: 'reply', run, call: id, ok: false, name: e.name, message: e.message };
+      reply = { t: 'reply', call: m.call, ok: false, name: e.name, message: e.message };
     } finally {
       calls.inFlight--;
     }
-    if (!calls.ended.signal.aborted && !frame.closed) frame.port.postMessage(reply);
+    if (!calls.ended.signal.aborted) port.postMessage(reply);
   }
 }
 
 /** What the script threw, with the line it came from (the first stack frame in the code). */
-function codeError(m: Record<string, unknown>): CodeError {
-  const stack = typeof m.stack === 'string' ? m.stack : '';
+function codeError(m: {
+  name?: string | undefined;
+  message?: string | undefined;
+  stack?: string | undefined;
+}): CodeError {
+  // Cut before reading: the runtime sends at most 4,000 characters of stack, a tampered one more.
+  const stack = (m.stack ?? '').slice(0, 4_000);
   const at = new RegExp(`${CODE_FILE.replace('.', '\\.')}:(\\d+):(\\d+)`).exec(stack);
   return new CodeError({
-    errorName: typeof m.name === 'string' ? m.name.slice(0, 100) : 'Error',
-    detail: typeof m.message === 'string' ? m.message.slice(0, 2_000) : 'the script failed',
+    errorName: m.name === undefined ? 'Error' : m.name.slice(0, 100),
+    detail: m.message === undefined ? 'the script failed' : m.message.slice(0, 2_000),
     line: at ? Number(at[1]) : undefined,
     column: at ? Number(at[2]) : undefined,
   });

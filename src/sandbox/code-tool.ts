@@ -42,7 +42,7 @@ export interface CodeArtifact {
 }
 
 const DEFAULT_DESCRIPTION =
-  'Run JavaScript in a sandbox: no network, no DOM, no storage. The value of the last expression (or of `return`) is the result; console output is returned too; top-level `await` works; top-level declarations persist between runs.';
+  'Run JavaScript in a sandbox: no network, no DOM, no storage. The value of the last expression (or of `return`) is the result; console output is returned too; top-level `await` works; each run starts afresh (nothing persists between runs).';
 
 /** A page tool for `new ToolInvoker({ pool, inlineTools: [codeTool(sandbox, { tools: pool })] })`. */
 export function codeTool(sandbox: CodeSandbox, options: CodeToolOptions = {}): PageTool {

@@ -1,54 +1,66 @@
 /**
  * The seal: a sandboxed frame in its own process (see `SandboxedFrame`) whose Content-Security-
  * Policy allows scripts and nothing else (no fetch, XHR, WebSocket, EventSource, import of
- * URLs), and inside it a worker made from the sandbox runtime's source, which inherits that
- * policy. The page talks to the worker over a MessagePort it hands in; it talks to the frame only
- * to see that it is alive.
+ * URLs), and inside it, for each run, a fresh worker made from the sandbox runtime's source,
+ * which inherits that policy. The page talks to a run's worker over a MessageChannel of the
+ * run's own; it talks to the frame only to start and end workers and to see that it is alive.
  */
 import { SandboxCrashedError } from '../errors/sandbox-crashed-error';
 import { SandboxedFrame } from '../frame/sandboxed-frame';
-import { workerSource } from './runtime';
+import { readSandboxMessage } from './protocol';
 
 /** Nothing but inline script (the frame's own), eval (the code) and blob workers. */
 export const SANDBOX_CSP =
   "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob:; base-uri 'none'; form-action 'none'";
 
-export class SandboxFrame {
+/** One run's worker, ready: its end of the channel, and a way to stop it. */
+export interface RunWorker {
   readonly port: MessagePort;
-  readonly ready: Promise<void>;
-  readonly #frame: SandboxedFrame;
-  readonly #failStart: (error: Error) => void;
-  /** Called once when the frame stops answering or breaks. */
-  onDeath: ((error: SandboxCrashedError) => void) | undefined;
+  /** Called once, with the error, when the worker breaks or the frame dies. */
+  onBroken: ((error: SandboxCrashedError) => void) | undefined;
+  /** End the worker (its timers and whatever it was doing) and close its channel. */
+  stop(): void;
+}
 
-  constructor(startTimeoutMs: number) {
-    const frame = new SandboxedFrame({ csp: SANDBOX_CSP, title: 'Moat code sandbox' });
+export class SandboxFrame {
+  readonly #frame = new SandboxedFrame({ csp: SANDBOX_CSP, title: 'Moat code sandbox' });
+
+  /**
+   * A fresh worker running `source` (the runtime's text), once it says it holds its port. Rejects
+   * with `SandboxCrashedError` when it breaks, when the frame dies, when its first message is not
+   * `ready`, or when it takes longer than `startTimeoutMs` (the frame is then taken for broken).
+   */
+  start(source: string, startTimeoutMs: number): Promise<RunWorker> {
+    if (this.closed) return Promise.reject(new SandboxCrashedError({ reason: 'its frame is closed' }));
     const channel = new MessageChannel();
-    const worker = frame.spawn(channel.port2, workerSource());
-    // A broken worker is a broken sandbox: the frame goes with it.
-    worker.onBroken = (reason) => frame.die(reason);
-    this.#frame = frame;
-    this.port = channel.port1;
-    let settle: { resolve: () => void; reject: (e: Error) => void } | undefined;
-    this.ready = new Promise<void>((resolve, reject) => {
-      settle = { resolve, reject };
+    const port = channel.port1;
+    const spawned = this.#frame.spawn(channel.port2, source);
+    const stop = () => {
+      port.onmessage = null;
+      port.close();
+      spawned.terminate();
+    };
+    return new Promise<RunWorker>((resolve, reject) => {
+      const timer = setTimeout(() => this.#frame.die(`it did not start within ${startTimeoutMs} ms`), startTimeoutMs);
+      const fail = (reason: string) => {
+        clearTimeout(timer);
+        stop();
+        reject(new SandboxCrashedError({ reason }));
+      };
+      spawned.onBroken = fail;
+      port.onmessage = (event: MessageEvent) => {
+        const m = readSandboxMessage(event.data);
+        if (typeof m === 'string' || m.t !== 'ready')
+          return fail(
+            `it sent a message the page cannot read: ${typeof m === 'string' ? m : `a '${m.t}' before 'ready'`}`,
+          );
+        clearTimeout(timer);
+        port.onmessage = null;
+        const worker: RunWorker = { port, onBroken: undefined, stop };
+        spawned.onBroken = (reason) => worker.onBroken?.(new SandboxCrashedError({ reason }));
+        resolve(worker);
+      };
     });
-    this.ready.catch(() => {});
-    const timer = setTimeout(() => frame.die(`it did not start within ${startTimeoutMs} ms`), startTimeoutMs);
-    this.#failStart = (error) => {
-      clearTimeout(timer);
-      settle?.reject(error);
-    };
-    frame.onDeath = (reason) => {
-      const error = new SandboxCrashedError({ reason });
-      this.#failStart(error);
-      this.onDeath?.(error);
-    };
-    this.port.onmessage = (event) => {
-      if ((event.data as { t?: string })?.t !== 'ready') return;
-      clearTimeout(timer);
-      settle?.resolve();
-    };
   }
 
   /** Watch that the frame's process is alive while a script runs (a crashed frame says nothing). */
@@ -56,13 +68,12 @@ export class SandboxFrame {
     this.#frame.watch(on, deadMs);
   }
 
-  /** Remove the frame: its worker, and whatever the script was doing, go with it. */
+  /** Remove the frame: its workers, and whatever they were doing, go with it. */
   close(): void {
-    this.port.onmessage = null;
-    this.port.close();
     this.#frame.close();
   }
 
+  /** Closed, or dead: a new run needs a new frame. */
   get closed(): boolean {
     return this.#frame.closed;
   }

@@ -1,9 +1,11 @@
 /**
- * What runs inside the sandbox's worker. It is sent as text (`workerSource()`), so this function
- * must stand alone: no imports, no outside names. It takes what it needs from the realm first
- * (the script could replace any global later), then answers the page on the port it is given:
- * `run` evaluates a prepared script (see prepare.ts) and answers `done` or `fail`; `console.*`
- * becomes `out` messages; `tools.<name>(args)` becomes a `call` the page answers with `reply`.
+ * What runs inside a run's worker (one worker per run: see code-sandbox.ts). It is sent as text
+ * (`workerSource()`), so this function must stand alone: no imports, no outside names. It takes
+ * what it needs from the realm first (the script could replace any global later), then answers
+ * the page on the port it is given (protocol.ts): the one `run` evaluates a prepared script (see
+ * prepare.ts) and answers `done` or `fail`; `console.*` becomes `out` messages; `tools.<name>(args)`
+ * becomes a `call` the page answers with `reply`. A script that tampers with this realm reaches
+ * only its own run, whose every message the page checks.
  */
 export function sandboxWorker(): void {
   const scope = self as unknown as {
@@ -19,6 +21,14 @@ export function sandboxWorker(): void {
   // biome-ignore lint/security/noGlobalEval: running the script is this sandbox's purpose (the seal is around it)
   const evaluate = eval;
   const portPost = MessagePort.prototype.postMessage;
+  // The page's messages are read through the getters the realm started with: a script that
+  // replaced `MessageEvent.prototype.data` would otherwise be handed each event, and its port.
+  const dataOf = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data')?.get as (
+    this: MessageEvent,
+  ) => unknown;
+  const portsOf = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'ports')?.get as (
+    this: MessageEvent,
+  ) => readonly MessagePort[];
   const tagOf = Object.prototype.toString;
   const isArray = Array.isArray;
   const keys = Object.keys;
@@ -26,7 +36,7 @@ export function sandboxWorker(): void {
   const PromiseCtor = Promise;
   const MAX_BATCH = 16_384;
   let port: MessagePort | undefined;
-  let run = 0;
+  let started = false;
   let outBudget = 0;
   let batch: { level: string; text: string }[] = [];
   let batchChars = 0;
@@ -108,7 +118,7 @@ export function sandboxWorker(): void {
   const flush = () => {
     flushQueued = false;
     if (batch.length === 0) return;
-    post({ t: 'out', run, entries: batch });
+    post({ t: 'out', entries: batch });
     batch = [];
     batchChars = 0;
   };
@@ -123,7 +133,7 @@ export function sandboxWorker(): void {
       batchChars += text.length;
       if (outBudget <= 0) {
         flush();
-        post({ t: 'limit', run });
+        post({ t: 'limit' });
       } else if (batchChars >= MAX_BATCH) flush();
       else if (!flushQueued) {
         flushQueued = true;
@@ -156,14 +166,14 @@ export function sandboxWorker(): void {
           }
           pending.set(id, { resolve, reject });
           flush();
-          post({ t: 'call', run, call: id, name, args: text ?? '{}' });
+          post({ t: 'call', call: id, name, args: text ?? '{}' });
         });
     }
     return freeze(tools);
   };
 
   const onMessage = (event: MessageEvent) => {
-    const m = event.data as { t: string; [k: string]: unknown };
+    const m = apply(dataOf, event, []) as { t?: unknown; [k: string]: unknown } | null;
     if (m?.t === 'reply') {
       const waiting = pending.get(m.call as number);
       if (!waiting) return;
@@ -176,8 +186,8 @@ export function sandboxWorker(): void {
       }
       return;
     }
-    if (m?.t !== 'run') return;
-    run = m.run as number;
+    if (m?.t !== 'run' || started) return;
+    started = true;
     outBudget = m.maxOutput as number;
     scope.tools = makeTools(m.tools as string[]);
     let result: Promise<unknown>;
@@ -186,7 +196,6 @@ export function sandboxWorker(): void {
     } catch (error) {
       result = PromiseCtor.reject(error);
     }
-    const id = run;
     result.then(
       (value) => {
         flush();
@@ -194,10 +203,10 @@ export function sandboxWorker(): void {
         try {
           text = toJSONText(value);
         } catch (error) {
-          post({ t: 'fail', run: id, name: 'Error', message: `The result could not be read: ${String(error)}` });
+          post({ t: 'fail', name: 'Error', message: `The result could not be read: ${String(error)}` });
           return;
         }
-        post({ t: 'done', run: id, value: text });
+        post({ t: 'done', value: text });
       },
       (error: unknown) => {
         flush();
@@ -205,7 +214,6 @@ export function sandboxWorker(): void {
         const isError = typeof e === 'object' && e !== null;
         post({
           t: 'fail',
-          run: id,
           name: isError && typeof e.name === 'string' ? e.name : 'Error',
           message: isError && typeof e.message === 'string' ? e.message : `Uncaught ${inspect(error, 1, [])}`,
           stack: isError && typeof e.stack === 'string' ? e.stack.slice(0, 4_000) : '',
@@ -215,8 +223,9 @@ export function sandboxWorker(): void {
   };
 
   scope.onmessage = (event: MessageEvent) => {
-    if (port || !event.ports[0]) return;
-    port = event.ports[0];
+    const given = apply(portsOf, event, [])[0];
+    if (port || !given) return;
+    port = given;
     port.onmessage = onMessage;
     scope.onmessage = null;
     post({ t: 'ready' });
