@@ -145,8 +145,43 @@ function cases(): BenchCase[] {
   return out;
 }
 
+/** One string value of about `bytes` characters: a model writing a long file as one argument. */
+function longStringText(bytes: number): string {
+  const line = 'A line of the "file", with a tab\tand café ☕ in it.\n';
+  return JSON.stringify({ path: 'notes.md', content: line.repeat(Math.ceil(bytes / line.length)) });
+}
+
+const LONG = { '5mb': 5_000_000, '20mb': 20_000_000 } as const;
+
+/**
+ * One long string, 5 MB and 20 MB of it, pushed in 8–32-char chunks with the value read after
+ * each: the figure of issue #41 (0.65 s and 9.3 s before, the grown string flattened on every
+ * push). Linear time keeps the 20 MB one near 4x the 5 MB one.
+ */
+function longStringCases(): BenchCase[] {
+  return (Object.keys(LONG) as (keyof typeof LONG)[]).map((size) => ({
+    name: `json/long-string-${size}`,
+    unit: 'ms',
+    ...(size === '20mb' ? { anchor: 'json/long-string-5mb', target: { max: 4.5 } } : {}),
+    repeat: 5,
+    warmup: 1,
+    note: `one string value of ${size.replace('mb', ' MB')} (escapes and non-ASCII in it) pushed in 8–32-char chunks, the value read after each${size === '20mb' ? '; target: at most 4.5x the 5 MB one (linear: 4)' : ''}`,
+    setup: () => {
+      const chunks = chunksOf(longStringText(LONG[size]));
+      return {
+        sample: () =>
+          elapsed(() => {
+            const parser = createPartialJsonParser();
+            for (const chunk of chunks) sink = parser.push(chunk);
+            if (parser.state !== 'complete') throw new Error('moat parser did not complete');
+          }, LONG[size]),
+      };
+    },
+  }));
+}
+
 // Ours (and the floor) at every size first, then the peers: the peers' garbage must not land on ours.
-const all = cases();
+const all = [...cases(), ...longStringCases()];
 const isOurs = (c: BenchCase) => c.name.startsWith('json/');
 export const partialJsonCases = [...all.filter(isOurs), ...all.filter((c) => !isOurs(c))];
 

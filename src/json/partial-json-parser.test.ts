@@ -202,6 +202,108 @@ describe('createPartialJsonParser', () => {
     );
   });
 
+  describe('at long lengths', () => {
+    /** About `length` characters of text with every kind of character a string can hold. */
+    function longText(length: number): string {
+      const parts = [
+        'plain run of text ',
+        'quote " and \\ backslash ',
+        'line\nbreak\ttab ',
+        'café ',
+        '😀🎉 ',
+        '\u0001 ',
+      ];
+      let text = '';
+      for (let i = 0; text.length < length; i++) text += parts[i % parts.length];
+      return text;
+    }
+
+    /** Cut `text` into pieces of 1 to `max` characters from a fixed seed (escapes and pairs cut anywhere). */
+    function pieces(text: string, max: number): string[] {
+      let seed = 7;
+      const out: string[] = [];
+      for (let at = 0; at < text.length; ) {
+        seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+        const size = 1 + (seed % max);
+        out.push(text.slice(at, at + size));
+        at += size;
+      }
+      return out;
+    }
+
+    it('reads a long string value fed in many pieces to JSON.parse, each step a prefix', () => {
+      const content = longText(300_000);
+      const text = JSON.stringify({ path: 'notes.md', content });
+      const parser = createPartialJsonParser();
+      const chunks = pieces(text, 40);
+      chunks.forEach((chunk, k) => {
+        const value = parser.push(chunk) as { content?: string };
+        // A sample of the steps (reading every one would make the test itself quadratic).
+        if (k % 97 !== 0 || value.content === undefined) return;
+        expect(content.startsWith(value.content)).toBe(true);
+        const last = value.content.charCodeAt(value.content.length - 1);
+        expect(last >= 0xd800 && last <= 0xdbff).toBe(false);
+      });
+      expect(parser.finish()).toEqual({ state: 'complete', value: { path: 'notes.md', content } });
+    });
+
+    it('reads escapes and surrogate pairs cut at every piece boundary of a long string', () => {
+      // Every escape of the string is written as \uXXXX, surrogate pairs as two escapes.
+      const content = longText(20_000);
+      let escaped = '';
+      for (let i = 0; i < content.length; i++) escaped += `\\u${content.charCodeAt(i).toString(16).padStart(4, '0')}`;
+      const whole = { s: content };
+      for (const max of [1, 3, 5, 7, 13]) {
+        const parser = createPartialJsonParser();
+        for (const chunk of pieces(`{"s": "${escaped}"}`, max)) parser.push(chunk);
+        expect(parser.finish()).toEqual({ state: 'complete', value: whole });
+      }
+    });
+
+    it('never shows half of a raw surrogate pair that a piece ends inside, however long the string', () => {
+      const head = 'x'.repeat(100_000);
+      const parser = createPartialJsonParser();
+      parser.push(`{"s": "${head}`);
+      expect(parser.push('\ud83d')).toEqual({ s: head });
+      expect(parser.push('\ude00')).toEqual({ s: `${head}😀` });
+      // A high half that no low half follows is kept, as JSON.parse keeps it.
+      parser.push('\ud83d');
+      expect(parser.push('\\n"}')).toEqual({ s: `${head}😀\ud83d\n` });
+      expect(parser.state).toBe('complete');
+    });
+
+    it('reads the values after a long string, in many pieces, to JSON.parse', () => {
+      const value = {
+        big: longText(200_000),
+        after: [1, { x: true, y: null }, 'short'],
+        key: -1.5e3,
+        more: { nested: ['a', longText(50_000)] },
+      };
+      const text = JSON.stringify(value, null, 1);
+      const parser = createPartialJsonParser();
+      let seenAfter = false;
+      for (const chunk of pieces(text, 64)) {
+        const partial = parser.push(chunk) as Record<string, unknown>;
+        if (!seenAfter && partial.after !== undefined) {
+          seenAfter = true;
+          // The long string is whole once its closing quote is read.
+          expect(partial.big).toBe(value.big);
+        }
+      }
+      expect(seenAfter).toBe(true);
+      expect(parser.finish()).toEqual({ state: 'complete', value });
+    });
+
+    it('reads a long key and a long number', () => {
+      const key = longText(50_000);
+      const digits = '9'.repeat(10_000);
+      const text = `{${JSON.stringify(key)}: ${digits}.5, "n": 1}`;
+      const parser = createPartialJsonParser();
+      for (const chunk of pieces(text, 30)) parser.push(chunk);
+      expect(parser.finish()).toEqual({ state: 'complete', value: JSON.parse(text) });
+    });
+  });
+
   it('reads one character at a time', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {

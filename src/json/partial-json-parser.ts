@@ -281,12 +281,10 @@ class IncrementalJsonParser implements PartialJsonParser {
 
   /** Show the string or number being read, as far as it goes, in its place. */
   #showOpenScalar(): void {
-    if (this.#mode === STRING) {
-      let text = this.#string.text;
-      const last = text.charCodeAt(text.length - 1);
-      if (last >= 0xd800 && last <= 0xdbff) text = text.slice(0, -1); // half of a split pair
-      this.#setLeaf(text);
-    } else if (this.#mode === NUMBER && this.#text.length <= LIVE_NUMBER_MAX) {
+    // The reader's text as it stands, never read here: it ends on no half of a pair, and reading
+    // it (its last character, say) would copy the whole string on every push.
+    if (this.#mode === STRING) this.#setLeaf(this.#string.text);
+    else if (this.#mode === NUMBER && this.#text.length <= LIVE_NUMBER_MAX) {
       const match = NUMBER_PREFIX.exec(this.#text);
       if (match) this.#setLeaf(Number(match[0]));
     }

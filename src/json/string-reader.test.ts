@@ -33,6 +33,20 @@ describe('JsonStringReader', () => {
     expect(read(['\\uD83Dx"']).reader.text).toBe('\uD83Dx');
   });
 
+  it('holds back the high half of a raw surrogate pair that a piece ends with, until the next piece', () => {
+    const reader = new JsonStringReader();
+    reader.start();
+    reader.read('ab\ud83d', 0);
+    expect(reader.text).toBe('ab');
+    reader.read('\ude00c', 0);
+    expect(reader.text).toBe('ab😀c');
+    // A lone high half goes in with whatever follows it: a character, an escape, the closing quote.
+    expect(read(['\ud83d', 'x"']).reader.text).toBe('\ud83dx');
+    expect(read(['\ud83d', '\\n"']).reader.text).toBe('\ud83d\n');
+    expect(read(['\ud83d', '\\ude00"']).reader.text).toBe('😀');
+    expect(read(['\ud83d', '"']).reader.text).toBe('\ud83d');
+  });
+
   it('reports a bad escape and a raw control character with the position in the piece', () => {
     const bad = read(['ab\\q"']).reader;
     expect([bad.state, bad.brokenAt, bad.found]).toEqual([BROKEN, 3, 'q']);

@@ -2,6 +2,14 @@
  * Reading one JSON string literal that arrives in pieces: plain runs are sliced in one go, and an
  * escape (`\n`, `\uXXXX`, a surrogate pair written as two escapes) may be cut anywhere between
  * two pieces. The partial JSON parser hands it the text from the opening quote on.
+ *
+ * A long string (a file the model writes as one argument) must cost the same per piece at its end
+ * as at its start. The engine keeps `a += b` as a rope, cheap however long `a` is, but reading a
+ * rope (a character of it, a slice, a regex) flattens it: a copy of the whole string. So nothing
+ * here reads the text once it is written (what must be known of its end, half of a surrogate
+ * pair, is held back before it goes in), and the text is kept as a rope of flat blocks of a few
+ * KB, not one node per piece: a rope of millions of small nodes cost the garbage collector
+ * several times the parsing itself.
  */
 
 const SIMPLE_ESCAPES: Record<string, string> = {
@@ -16,14 +24,25 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   t: '\t',
 };
 
+/** The size of the flat blocks the text is kept in. */
+const BLOCK = 4096;
+
 /** Where the string stands after `read`. */
 export const OPEN = 0;
 export const CLOSED = 1;
 export const BROKEN = 2;
 
 export class JsonStringReader {
-  /** The string's characters read so far (a `\uD8xx` escape waiting for its pair is not in it yet). */
-  text = '';
+  /**
+   * The string's characters read so far. A high surrogate that ends what has arrived (raw or as a
+   * `\uD8xx` escape) is not in it yet: it goes in with whatever follows it, so the text never
+   * shows half of a pair.
+   */
+  get text(): string {
+    return this.#tail === '' ? this.#done : this.#done + this.#tail;
+  }
+  #done = ''; // whole blocks
+  #tail = ''; // the pieces since, under BLOCK characters
   state: typeof OPEN | typeof CLOSED | typeof BROKEN = OPEN;
   /** When `BROKEN`: the position in the piece, the character and what was expected there. */
   brokenAt = 0;
@@ -31,11 +50,12 @@ export class JsonStringReader {
   expected = '';
   #escape = 0; // 0: none; 1: after '\'; 2..5: reading \uXXXX digits
   #hex = '';
-  #pendingHigh = ''; // a \uD8xx escape waiting to see whether a low surrogate follows
+  #pendingHigh = ''; // a high surrogate waiting to see whether a low surrogate follows
 
   /** A new string starts (just after its opening quote). */
   start(): void {
-    this.text = '';
+    this.#done = '';
+    this.#tail = '';
     this.state = OPEN;
     this.#escape = 0;
     this.#hex = '';
@@ -59,7 +79,14 @@ export class JsonStringReader {
         }
         if (j > i) {
           if (this.#pendingHigh) this.#flushHigh();
-          this.text += s.slice(i, j);
+          const last = s.charCodeAt(j - 1);
+          if (j === n && last >= 0xd800 && last <= 0xdbff) {
+            // The piece ends inside a pair: its high half waits for the next piece.
+            if (j - 1 > i) this.#add(s.slice(i, j - 1));
+            this.#pendingHigh = s[j - 1] as string;
+            return n;
+          }
+          this.#add(s.slice(i, j));
         }
         if (j === n) return n;
         if (c < 32) return this.#broken(j, s, 'a character of a string (control characters must be escaped)');
@@ -78,7 +105,7 @@ export class JsonStringReader {
         const simple = SIMPLE_ESCAPES[ch];
         if (simple !== undefined) {
           if (this.#pendingHigh) this.#flushHigh();
-          this.text += simple;
+          this.#add(simple);
           this.#escape = 0;
         } else if (ch === 'u') {
           this.#escape = 2;
@@ -99,19 +126,29 @@ export class JsonStringReader {
       this.#escape = 0;
       const code = Number.parseInt(this.#hex, 16);
       if (code >= 0xdc00 && code <= 0xdfff && this.#pendingHigh) {
-        this.text += this.#pendingHigh + String.fromCharCode(code);
+        this.#add(this.#pendingHigh + String.fromCharCode(code));
         this.#pendingHigh = '';
       } else {
         if (this.#pendingHigh) this.#flushHigh();
         if (code >= 0xd800 && code <= 0xdbff) this.#pendingHigh = String.fromCharCode(code);
-        else this.text += String.fromCharCode(code);
+        else this.#add(String.fromCharCode(code));
       }
     }
     return n;
   }
 
+  #add(piece: string): void {
+    this.#tail += piece;
+    if (this.#tail.length < BLOCK) return;
+    // Reading a character flattens the tail's pieces into one block (a copy of BLOCK characters
+    // at most, each character copied once), which then joins the rope as a single node.
+    this.#tail.charCodeAt(0);
+    this.#done += this.#tail;
+    this.#tail = '';
+  }
+
   #flushHigh(): void {
-    this.text += this.#pendingHigh;
+    this.#add(this.#pendingHigh);
     this.#pendingHigh = '';
   }
 
