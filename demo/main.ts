@@ -72,6 +72,8 @@ const pool = createWorkerPool({
 /**
  * Model-written JavaScript runs sealed off the page, the worker tools callable from it; a script
  * may run 10 s (`?codeTimeoutMs=` changes that: an e2e test lets a memory bomb run to its end).
+ * One sandbox serves every conversation: each run is a realm of its own, stopped when it ends,
+ * so no script state passes from one run, or one conversation, to another (docs/code-sandbox.md).
  */
 const sandbox = createCodeSandbox({ timeoutMs: Number(params.get('codeTimeoutMs') ?? 10_000) || 10_000 });
 /** `?toolTimeoutMs`: every call's own limit, which wins over the tools' own (docs/threads.md). */

@@ -3,6 +3,7 @@
 // replaced too).
 import { afterEach, describe, expect, it } from 'vitest';
 import { countFrames } from '../../test/frames';
+import { sleep } from '../../test/sleep';
 import { SandboxCrashedError } from '../errors/sandbox-crashed-error';
 import { SandboxLimitError } from '../errors/sandbox-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
@@ -120,6 +121,16 @@ describe('the sandbox bounds a hostile script', () => {
       removeEventListener('message', swallow, { capture: true });
     }
     expect((await sandbox.run('"back"')).value).toBe('back');
+  });
+
+  it('closing the sandbox ends the run in progress at once, not at its time limit', async () => {
+    sandbox = createCodeSandbox({ timeoutMs: 60_000 });
+    const running = sandbox.run('console.log("waiting"); await new Promise(() => {})', {
+      onOutput: () => sandbox?.close(),
+    });
+    const outcome = await Promise.race([running.catch((e: Error) => e), sleep(3_000).then(() => 'still waiting')]);
+    expect(outcome).toBeInstanceOf(SandboxCrashedError);
+    expect((outcome as Error).message).toBe('The code sandbox stopped: it was closed');
   });
 
   it('a sandbox that cannot start in time: SandboxCrashedError', async () => {

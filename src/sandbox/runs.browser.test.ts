@@ -100,4 +100,13 @@ describe('runs cannot touch each other', () => {
       null,
     ]);
   });
+
+  it('runs wait for each other: the next one starts once the one before has ended', async () => {
+    sandbox = createCodeSandbox();
+    const order: string[] = [];
+    const first = sandbox.run('await new Promise(() => {})', { timeoutMs: 300 }).catch(() => order.push('first ended'));
+    const second = sandbox.run('"second"').then(() => order.push('second done'));
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first ended', 'second done']);
+  });
 });
