@@ -104,6 +104,11 @@ export interface FrameWorker {
   onBroken: ((reason: string) => void) | undefined;
   /** End the worker (and what it was doing). */
   terminate(): void;
+  /**
+   * The worker said something (a message on its port): its process lives, whatever the frame's
+   * own thread, busy or starved, has not answered yet.
+   */
+  heard(): void;
 }
 
 export class SandboxedFrame {
@@ -180,6 +185,9 @@ export class SandboxedFrame {
       terminate() {
         if (frame.#workers.delete(id)) frame.#send({ t: 'end', id });
       },
+      heard() {
+        frame.#lastPong = performance.now();
+      },
     };
     this.#workers.set(id, worker);
     this.#send(source === undefined ? { t: 'spawn', id } : { t: 'spawn', id, source }, [port]);
@@ -193,8 +201,10 @@ export class SandboxedFrame {
 
   /**
    * Watch that the frame's process is alive (a crashed frame says nothing): pinged every 250 ms,
-   * dead after `deadMs` without an answer, counted from when its script ran (a process slow to
-   * start is the caller's start timeout to judge).
+   * dead after `deadMs` without a word from it, counted from when its script ran (a process slow
+   * to start is the caller's start timeout to judge). A word is an answer to a ping or anything
+   * one of its workers says (`FrameWorker.heard`): the frame's own thread may be slow to answer
+   * while the process is busy with a large message, but a process that died says nothing at all.
    */
   watch(on: boolean, deadMs = 2_000): void {
     clearInterval(this.#pingTimer);

@@ -21,5 +21,7 @@ export async function startClientFrame(origin: string, title: string): Promise<C
   frame.load({ modules: [{ url: 'moat:mcp-client', parts: [text] }], entry: 0 });
   const channel = new MessageChannel();
   const worker = frame.spawn(channel.port2);
+  // Whatever the client says shows its frame's process alive (see SandboxedFrame.watch).
+  channel.port1.addEventListener('message', () => worker.heard());
   return { frame, worker, port: channel.port1 };
 }

@@ -159,6 +159,8 @@ class FramedWorker extends EventTarget {
         }
         this.#worker = worker;
         worker.onBroken = (reason) => this.#fail(reason.replace(/^its /, "its frame's "));
+        // Whatever the worker says shows its frame's process alive (see SandboxedFrame.watch).
+        this.#port.addEventListener('message', () => worker.heard());
       },
       (error: unknown) => this.#fail(`the tools module could not be loaded: ${(error as Error)?.message ?? error}`),
     );
