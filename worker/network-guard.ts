@@ -1,8 +1,8 @@
 /// <reference lib="webworker" />
 /**
- * The network guard: installed when `moat/worker` is first evaluated, before any tool runs, it
- * replaces every door from a worker to the network with a checked one, and locks the
- * replacements (non-writable, non-configurable, on the global and on the prototypes, with the
+ * The network guard: installed when Moat's sealed runtime or a plain worker's `moat/worker` is
+ * first evaluated, before any tool runs, it replaces every door from a worker to the network with
+ * a checked one, and locks the replacements (non-writable, non-configurable, on the global and on the prototypes, with the
  * originals' `prototype.constructor` pointing at the guard), so tool code cannot put the
  * originals back. Until the pool states its policy, fetch-like requests wait and synchronous
  * ones are refused.
@@ -24,8 +24,8 @@
  *
  * Not covered, and cannot be from JavaScript: dynamic `import()` (serve the worker script with a
  * Content-Security-Policy: see `workerContentSecurityPolicy`), and references to the originals
- * taken by code that ran before this module (import `moat/worker` before any library you do not
- * trust).
+ * taken by code that ran before this module (in a plain worker: import `moat/worker` before any
+ * library you do not trust; a sealed worker runs the guard before any module of the tools).
  */
 import { NetworkDeniedError } from '../src/errors/network-denied-error';
 import type { NetworkPolicyWire } from '../src/pool/protocol';

@@ -8,8 +8,10 @@
  * `./primordials`, so it holds when tool code replaces `EventTarget.prototype.addEventListener`,
  * `MessageEvent.prototype.data` or `Array.prototype` setters later on.
  *
- * Code that ran before `moat/worker` was evaluated is not stopped: it may hold the originals
- * (`postMessage`, `close`) or have replaced what these locks take. Import `moat/worker` first.
+ * In a sealed worker these locks are taken by Moat's runtime (`./sealed-runtime`), before any
+ * module of the tools. In a plain one, code that ran before `moat/worker` was evaluated is not
+ * stopped: it may hold the originals (`postMessage`, `close`) or have replaced what these locks
+ * take. Import `moat/worker` first.
  */
 import type { WorkerToPage } from '../src/pool/protocol';
 import {
@@ -45,7 +47,7 @@ let listening = false;
 let watching = false;
 let notifyDeath: ((reason: string) => void) | undefined;
 
-/** Take every lock: called when `moat/worker` is evaluated. Idempotent. */
+/** Take every lock: called when the sealed runtime or a plain worker's `moat/worker` is evaluated. Idempotent. */
 export function lockRealm(): void {
   takePostMessage();
   takeMessages();
