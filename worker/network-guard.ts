@@ -2,9 +2,9 @@
 /**
  * The network guard: installed when Moat's sealed runtime or a plain worker's `moat/worker` is
  * first evaluated, before any tool runs, it replaces every door from a worker to the network with
- * a checked one, and locks the replacements (non-writable, non-configurable, on the global and on the prototypes, with the
- * originals' `prototype.constructor` pointing at the guard), so tool code cannot put the
- * originals back. Until the pool states its policy, fetch-like requests wait and synchronous
+ * a checked one, and locks the replacements (non-writable, non-configurable, on the global and on
+ * the prototypes, with the originals' `prototype.constructor` pointing at the guard), so tool code
+ * cannot put the originals back. Until the pool states its policy, fetch-like requests wait and synchronous
  * ones are refused.
  *
  * Doors: `fetch` (global and `WorkerGlobalScope.prototype`), `XMLHttpRequest`, `WebSocket`,
