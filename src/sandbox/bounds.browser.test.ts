@@ -7,7 +7,7 @@ import { sleep } from '../../test/sleep';
 import { SandboxCrashedError } from '../errors/sandbox-crashed-error';
 import { SandboxLimitError } from '../errors/sandbox-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
-import { type CodeSandbox, createCodeSandbox } from './code-sandbox';
+import { CodeSandbox, createCodeSandbox } from './code-sandbox';
 
 let sandbox: CodeSandbox | undefined;
 afterEach(() => {
@@ -129,6 +129,17 @@ describe('the sandbox bounds a hostile script', () => {
       onOutput: () => sandbox?.close(),
     });
     const outcome = await Promise.race([running.catch((e: Error) => e), sleep(3_000).then(() => 'still waiting')]);
+    expect(outcome).toBeInstanceOf(SandboxCrashedError);
+    expect((outcome as Error).message).toBe('The code sandbox stopped: it was closed');
+  });
+
+  it('closing the sandbox while a run waits for its worker to start ends that run at once', async () => {
+    // A worker that never says it is ready: the run waits on its start, within a limit of 60 s.
+    sandbox = new CodeSandbox({ startTimeoutMs: 60_000 }, 'onmessage = () => {}');
+    const running = sandbox.run('1').catch((e: Error) => e);
+    for (let i = 0; i < 100 && !document.querySelector('iframe[title="Moat code sandbox"]'); i++) await sleep(10);
+    sandbox.close();
+    const outcome = await Promise.race([running, sleep(3_000).then(() => 'still waiting')]);
     expect(outcome).toBeInstanceOf(SandboxCrashedError);
     expect((outcome as Error).message).toBe('The code sandbox stopped: it was closed');
   });

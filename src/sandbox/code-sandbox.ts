@@ -90,8 +90,6 @@ export class CodeSandbox {
   #frame: SandboxFrame | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
-  /** Ends the run in progress, if any, with this error. */
-  #endRun: ((error: Error) => void) | undefined;
   #prepare: Promise<typeof import('./prepare')> | undefined;
 
   /** `runtime`: the text of each run's worker; tests give a hostile stand-in, apps never do. */
@@ -127,7 +125,6 @@ export class CodeSandbox {
   /** Stop the run in progress (it fails with `SandboxCrashedError`) and remove the sandbox. */
   close(): void {
     this.#closed = true;
-    this.#endRun?.(new SandboxCrashedError({ reason: 'it was closed' }));
     this.#frame?.close();
     this.#frame = undefined;
   }
@@ -178,7 +175,6 @@ export class CodeSandbox {
         frame.watch(false);
         // The run's realm goes with it: its timers, its calls, whatever it left behind.
         worker.stop();
-        this.#endRun = undefined;
         if ('error' in outcome) reject(outcome.error);
         else resolve({ value: outcome.value, logs, durationMs: performance.now() - started });
       };
@@ -197,7 +193,6 @@ export class CodeSandbox {
       );
       const onAbort = () => fail(options.signal?.reason);
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.#endRun = fail;
       worker.onBroken = fail;
       frame.watch(true);
       worker.port.onmessage = (event: MessageEvent) => {

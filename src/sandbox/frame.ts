@@ -68,9 +68,12 @@ export class SandboxFrame {
     this.#frame.watch(on, deadMs);
   }
 
-  /** Remove the frame: its workers, and whatever they were doing, go with it. */
+  /**
+   * Remove the frame: its workers, and whatever they were doing, go with it; a run in progress,
+   * or a worker starting, fails with `SandboxCrashedError` (it was closed) rather than waiting.
+   */
   close(): void {
-    this.#frame.close();
+    this.#frame.die('it was closed');
   }
 
   /** Closed, or dead: a new run needs a new frame. */
