@@ -4,13 +4,12 @@
  * two pieces. The partial JSON parser hands it the text from the opening quote on.
  *
  * A long string (a file the model writes as one argument) must cost the same per piece at its end
- * as at its start. The engine keeps `a += b` as a rope, cheap however long `a` is, but reading a
- * rope (a character of it, a slice, a regex) flattens it: a copy of the whole string. So nothing
- * here reads the text once it is written (what must be known of its end, half of a surrogate
- * pair, is held back before it goes in), and the text is kept as a rope of flat blocks of a few
- * KB, not one node per piece: a rope of millions of small nodes cost the garbage collector
- * several times the parsing itself.
+ * as at its start: the text grows as a `GrowingText`, and nothing here reads it once it is
+ * written (that would copy all of it). What must be known of its end, half of a surrogate pair,
+ * is held back before it goes in.
  */
+
+import { GrowingText } from './growing-text';
 
 const SIMPLE_ESCAPES: Record<string, string> = {
   __proto__: null as never,
@@ -24,9 +23,6 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   t: '\t',
 };
 
-/** The size of the flat blocks the text is kept in. */
-const BLOCK = 4096;
-
 /** Where the string stands after `read`. */
 export const OPEN = 0;
 export const CLOSED = 1;
@@ -39,10 +35,9 @@ export class JsonStringReader {
    * shows half of a pair.
    */
   get text(): string {
-    return this.#tail === '' ? this.#done : this.#done + this.#tail;
+    return this.#text.value;
   }
-  #done = ''; // whole blocks
-  #tail = ''; // the pieces since, under BLOCK characters
+  readonly #text = new GrowingText();
   state: typeof OPEN | typeof CLOSED | typeof BROKEN = OPEN;
   /** When `BROKEN`: the position in the piece, the character and what was expected there. */
   brokenAt = 0;
@@ -54,8 +49,7 @@ export class JsonStringReader {
 
   /** A new string starts (just after its opening quote). */
   start(): void {
-    this.#done = '';
-    this.#tail = '';
+    this.#text.reset();
     this.state = OPEN;
     this.#escape = 0;
     this.#hex = '';
@@ -82,11 +76,11 @@ export class JsonStringReader {
           const last = s.charCodeAt(j - 1);
           if (j === n && last >= 0xd800 && last <= 0xdbff) {
             // The piece ends inside a pair: its high half waits for the next piece.
-            if (j - 1 > i) this.#add(s.slice(i, j - 1));
+            if (j - 1 > i) this.#text.append(s.slice(i, j - 1));
             this.#pendingHigh = s[j - 1] as string;
             return n;
           }
-          this.#add(s.slice(i, j));
+          this.#text.append(s.slice(i, j));
         }
         if (j === n) return n;
         if (c < 32) return this.#broken(j, s, 'a character of a string (control characters must be escaped)');
@@ -105,7 +99,7 @@ export class JsonStringReader {
         const simple = SIMPLE_ESCAPES[ch];
         if (simple !== undefined) {
           if (this.#pendingHigh) this.#flushHigh();
-          this.#add(simple);
+          this.#text.append(simple);
           this.#escape = 0;
         } else if (ch === 'u') {
           this.#escape = 2;
@@ -126,29 +120,19 @@ export class JsonStringReader {
       this.#escape = 0;
       const code = Number.parseInt(this.#hex, 16);
       if (code >= 0xdc00 && code <= 0xdfff && this.#pendingHigh) {
-        this.#add(this.#pendingHigh + String.fromCharCode(code));
+        this.#text.append(this.#pendingHigh + String.fromCharCode(code));
         this.#pendingHigh = '';
       } else {
         if (this.#pendingHigh) this.#flushHigh();
         if (code >= 0xd800 && code <= 0xdbff) this.#pendingHigh = String.fromCharCode(code);
-        else this.#add(String.fromCharCode(code));
+        else this.#text.append(String.fromCharCode(code));
       }
     }
     return n;
   }
 
-  #add(piece: string): void {
-    this.#tail += piece;
-    if (this.#tail.length < BLOCK) return;
-    // Reading a character flattens the tail's pieces into one block (a copy of BLOCK characters
-    // at most, each character copied once), which then joins the rope as a single node.
-    this.#tail.charCodeAt(0);
-    this.#done += this.#tail;
-    this.#tail = '';
-  }
-
   #flushHigh(): void {
-    this.#add(this.#pendingHigh);
+    this.#text.append(this.#pendingHigh);
     this.#pendingHigh = '';
   }
 

@@ -1,6 +1,8 @@
 // Hand-written streams for each format: the core cases and the quirks, without ../shared.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { partsOfType } from '../../test/stream-helpers';
+import { parseToolCall } from '../messages/parse-tool-call';
 import { createStreamDecoder } from './create-stream-decoder';
 import type { StreamFormat, StreamPart } from './stream-part';
 
@@ -186,6 +188,61 @@ describe('openai-chat decoder', () => {
     decoder.push(chunk({ tool_calls: [tc(0, { args: ', 2]}' })] }));
     expect(before.toolCalls[0]?.args).toEqual({ list: [1] });
     expect(decoder.snapshot().toolCalls[0]?.args).toEqual({ list: [1, 2] });
+  });
+
+  it('streams a long argument in many deltas: the call gets the value they built, not a second parse', () => {
+    const content = 'A line of the "file" with a tab\tand café ☕.\n'.repeat(25_000); // about 1 MB
+    const text = JSON.stringify({ path: 'notes.md', content });
+    const decoder = createStreamDecoder('openai-chat');
+    decoder.push(chunk({ tool_calls: [tc(0, { id: 'w', name: 'write', args: '' })] }));
+    let last: Record<string, unknown> | undefined;
+    let call: StreamPart | undefined;
+    for (let at = 0; at < text.length; at += 300) {
+      for (const part of decoder.push(chunk({ tool_calls: [tc(0, { args: text.slice(at, at + 300) })] }))) {
+        if (part.type === 'tool-input-delta') last = part.partialArgs;
+        if (part.type === 'tool-call') call = part;
+      }
+    }
+    expect(call).toEqual({
+      type: 'tool-call',
+      toolCall: { id: 'w', name: 'write', args: { path: 'notes.md', content } },
+    });
+    // The very object the deltas showed: the arguments were read once, as they came.
+    expect(call?.type === 'tool-call' && call.toolCall.args).toBe(last);
+    expect(decoder.finish().toolCalls).toEqual([{ id: 'w', name: 'write', args: { path: 'notes.md', content } }]);
+  });
+
+  it('judges any argument text, however it is cut, as parseToolCall judges it whole', () => {
+    const texts = fc.oneof(
+      fc.json(),
+      fc.json().map((t) => t.slice(0, Math.floor(t.length / 2))),
+      // (Not an object followed by more: this decoder ends a call the moment its object closes.)
+      fc.string({ maxLength: 12 }).filter((t) => !t.trimStart().startsWith('{')),
+      fc.constantFrom('', '   ', '5', '12 ', '[1]', 'tru', '{"a": tru', '{"a" 1}', '"x'),
+    );
+    fc.assert(
+      fc.property(texts, fc.array(fc.nat(), { maxLength: 6 }), (text, cuts) => {
+        const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+        const pieces = [...at, text.length].map((end, k, ends) => text.slice(k ? ends[k - 1] : 0, end));
+        const decoder = createStreamDecoder('openai-chat');
+        decoder.push(chunk({ tool_calls: [tc(0, { id: 'c', name: 'f', args: '' })] }));
+        for (const piece of pieces) decoder.push(chunk({ tool_calls: [tc(0, { args: piece })] }));
+        const raw = { id: 'c', name: 'f', args: text };
+        const partial = parseToolCall(raw, { partial: true });
+        const snapshot = decoder.snapshot();
+        expect(partial.valid ? { toolCalls: [partial.toolCall] } : { toolCalls: [] }).toEqual({
+          toolCalls: snapshot.toolCalls,
+        });
+        decoder.push(chunk({}, 'tool_calls'));
+        const whole = parseToolCall(raw);
+        const message = decoder.finish();
+        expect(whole.valid ? [[whole.toolCall], []] : [[], [whole.invalidToolCall]]).toEqual([
+          message.toolCalls,
+          message.invalidToolCalls,
+        ]);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('never throws on hostile events and says what it skipped', () => {

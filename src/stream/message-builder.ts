@@ -1,7 +1,8 @@
+import { GrowingText } from '../json/growing-text';
 import { isPlainObject } from '../json/json-value';
 import { createPartialJsonParser, type PartialJsonParser } from '../json/partial-json-parser';
 import { aiMessage } from '../messages/constructors';
-import { parseToolCall, toolCallFromArgs } from '../messages/parse-tool-call';
+import { type ParsedToolCall, parseToolCall, toolCallFromArgs } from '../messages/parse-tool-call';
 import type { AIMessage, InvalidToolCall, StopReason, ToolCall, Usage } from '../messages/types';
 import { IdAllocator } from '../providers/wire';
 import type { StreamPart } from './stream-part';
@@ -10,7 +11,9 @@ interface CallState {
   id: string;
   name: string;
   ordinal: number;
-  text: string;
+  /** The argument text so far, read only at the end (reading it on each delta would copy it all). */
+  text: GrowingText;
+  /** The same text, parsed as it came: its value is the arguments, never parsed again. */
   parser: PartialJsonParser;
   /** Arguments built by JSON path (Vertex `partialArgs`) instead of text. */
   pathArgs?: Record<string, unknown>;
@@ -49,7 +52,7 @@ export class MessageBuilder {
   /** True when the call's argument text so far is a complete JSON document. */
   argsComplete(key: string): boolean {
     const call = this.#calls.get(key);
-    return call !== undefined && call.text !== '' && call.parser.state === 'complete';
+    return call !== undefined && call.parser.length > 0 && call.parser.state === 'complete';
   }
 
   idOf(key: string): string | undefined {
@@ -124,7 +127,13 @@ export class MessageBuilder {
    */
   start(key: string, id: string | undefined, name: string, quiet = false): StreamPart[] {
     const ordinal = this.#order.length;
-    const call: CallState = { id: this.#ids.take(id), name, ordinal, text: '', parser: createPartialJsonParser() };
+    const call: CallState = {
+      id: this.#ids.take(id),
+      name,
+      ordinal,
+      text: new GrowingText(),
+      parser: createPartialJsonParser(),
+    };
     this.#calls.set(key, call);
     this.#order.push(call);
     return quiet ? [] : [{ type: 'tool-input-start', id: call.id, name: call.name, index: ordinal }];
@@ -134,7 +143,7 @@ export class MessageBuilder {
   args(key: string, delta: string, quiet = false): StreamPart[] {
     const call = this.#calls.get(key);
     if (!call || call.done || !delta) return [];
-    call.text += delta;
+    call.text.append(delta);
     const value = call.parser.push(delta);
     if (quiet) return [];
     return [{ type: 'tool-input-delta', id: call.id, delta, partialArgs: isPlainObject(value) ? value : {} }];
@@ -143,10 +152,12 @@ export class MessageBuilder {
   /** The call's whole argument text as the provider finally states it (Responses `.done`). */
   argsFinal(key: string, text: string): StreamPart[] {
     const call = this.#calls.get(key);
-    if (!call || call.done || text === call.text) return [];
-    if (text.startsWith(call.text)) return this.args(key, text.slice(call.text.length));
+    if (!call || call.done) return [];
+    const sofar = call.text.value;
+    if (text === sofar) return [];
+    if (text.startsWith(sofar)) return this.args(key, text.slice(sofar.length));
     // The provider's final text disagrees with the deltas: it is authoritative.
-    call.text = text;
+    call.text.reset(text);
     call.parser = createPartialJsonParser();
     const value = call.parser.push(text);
     return [{ type: 'tool-input-delta', id: call.id, delta: text, partialArgs: isPlainObject(value) ? value : {} }];
@@ -163,7 +174,7 @@ export class MessageBuilder {
     } catch {
       text = String(value);
     }
-    call.text = text;
+    call.text.reset(text);
     return [{ type: 'tool-input-delta', id: call.id, delta: text, partialArgs: isPlainObject(value) ? value : {} }];
   }
 
@@ -198,10 +209,10 @@ export class MessageBuilder {
   }
 
   #settle(call: CallState, partial: boolean): NonNullable<CallState['done']> {
-    let parsed: ReturnType<typeof parseToolCall>;
-    if (call.valueArgs !== undefined) parsed = toolCallFromArgs(call.id, call.name, call.valueArgs, call.text);
+    let parsed: ParsedToolCall;
+    if (call.valueArgs !== undefined) parsed = toolCallFromArgs(call.id, call.name, call.valueArgs, call.text.value);
     else if (call.pathArgs !== undefined) parsed = toolCallFromArgs(call.id, call.name, call.pathArgs);
-    else parsed = parseToolCall({ id: call.id, name: call.name, args: call.text }, { partial });
+    else parsed = settleText(call, partial);
     return parsed.valid ? { toolCall: parsed.toolCall } : { invalidToolCall: parsed.invalidToolCall };
   }
 
@@ -240,6 +251,21 @@ export class MessageBuilder {
     if (Object.keys(this.#metadata).length > 0) message.metadata = structuredClone(this.#metadata);
     return message;
   }
+}
+
+/**
+ * `parseToolCall` of the call's text, from the parser that read it as it came: a long argument
+ * is not parsed a second time, in one go, when its call closes. Only what the parser's value
+ * cannot say alone (no name, nothing but white space, text cut off or not JSON) goes to
+ * `parseToolCall`, for its verdict and message.
+ */
+function settleText(call: CallState, partial: boolean): ParsedToolCall {
+  const { parser } = call;
+  // A call that closes is judged at the end of its input (a top-level number is then whole).
+  const state = partial ? parser.state : parser.finish().state;
+  if (call.name && parser.value !== undefined && (state === 'complete' || (state === 'repaired' && partial)))
+    return toolCallFromArgs(call.id, call.name, parser.value, call.text.value);
+  return parseToolCall({ id: call.id, name: call.name, args: call.text.value }, { partial });
 }
 
 /** A snapshot must not share the live objects the parsers keep extending. */
