@@ -35,6 +35,7 @@ export { ToolExecutionError } from './tool-execution-error';
 export { ToolInputValidationError, type ToolInputValidationErrorOptions } from './tool-input-validation-error';
 export { ToolNotFoundError, type ToolNotFoundErrorOptions } from './tool-not-found-error';
 export { ToolOutputError } from './tool-output-error';
+export { type OutputLimitKind, ToolOutputLimitError } from './tool-output-limit-error';
 export { ToolTimeoutError, type ToolTimeoutErrorOptions } from './tool-timeout-error';
 export { UnknownMediaTypeError, type UnknownMediaTypeErrorOptions } from './unknown-media-type-error';
 export { UnsupportedContentError, type UnsupportedContentErrorOptions } from './unsupported-content-error';

@@ -2,6 +2,7 @@ import type { ToolDefinition } from '../../worker/define-tool';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
+import type { TurnBudget } from '../pool/output-budget';
 import type { ResultFormat } from '../pool/protocol';
 import type { ToolSet } from '../pool/typed-tools';
 import type { CallOptions, WorkerPool } from '../pool/worker-pool';
@@ -109,10 +110,12 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
       loaded: () => this.#loaded,
       loadSpecs: () => this.#loadSpecs(),
       runner: (specs, options, emit) => {
-        const chain = this.#chain(specs, options, emit);
+        // The turn's calls share the pool's maxTurnSize.
+        const turn: TurnBudget = { used: 0 };
+        const chain = this.#chain(specs, options, emit, turn);
         if (chain)
           return (call, state) => chain(makeRequest(call, specs.get(call.name), state, options.context, undefined));
-        return (call, state) => this.#execute(call, state, options.context, specs, options, emit);
+        return (call, state) => this.#execute(call, state, options.context, specs, options, emit, turn);
       },
       errorText: (error, call) => errorText(this.#onError, error, call),
       invalidMessage: (bad, emit) => this.#invalidMessage(bad, emit),
@@ -278,10 +281,15 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
   }
 
   /** The interceptors wrapped around the call itself, outermost first; undefined when there are none. */
-  #chain(specs: Map<string, ToolSpec>, options: RunOptions, emit: (event: ToolEvent) => void): NextTool | undefined {
+  #chain(
+    specs: Map<string, ToolSpec>,
+    options: RunOptions,
+    emit: (event: ToolEvent) => void,
+    turn: TurnBudget,
+  ): NextTool | undefined {
     if (this.#interceptors.length === 0) return undefined;
     const execute: NextTool = (request) =>
-      this.#execute(request.toolCall, request.state, request.context, specs, options, emit, request.timeoutMs);
+      this.#execute(request.toolCall, request.state, request.context, specs, options, emit, turn, request.timeoutMs);
     return this.#interceptors.reduceRight<NextTool>(
       (next, interceptor) => async (request) => interceptor(request, next),
       execute,
@@ -296,6 +304,7 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
     specs: Map<string, ToolSpec>,
     options: RunOptions,
     emit: (event: ToolEvent) => void,
+    turn: TurnBudget,
     timeoutMs?: number,
   ): Promise<ToolOutcome> {
     const source = this.#sourceOf.get(toolCall.name);
@@ -330,7 +339,7 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
         new ToolNotFoundError({ toolName: toolCall.name, toolCallId: toolCall.id, available: [...specs.keys()] }),
       );
     }
-    const made = this.#callOptions(state, context, options, emit);
+    const made = this.#callOptions(state, context, options, emit, turn);
     return this.#pool.call(toolCall, timeoutMs === undefined ? made : { ...made, timeoutMs });
   }
 
@@ -339,9 +348,22 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
    * its own state or context): the last set made is reused while its inputs are the same, so a
    * turn of 100 calls makes one object, not 100 (the pool only reads it).
    */
-  #callOptions(state: unknown, context: unknown, options: RunOptions, emit: (event: ToolEvent) => void): CallOptions {
+  #callOptions(
+    state: unknown,
+    context: unknown,
+    options: RunOptions,
+    emit: (event: ToolEvent) => void,
+    turn: TurnBudget,
+  ): CallOptions {
     const last = this.#lastCallOptions;
-    if (last && last.state === state && last.context === context && last.options === options && last.emit === emit)
+    if (
+      last &&
+      last.state === state &&
+      last.context === context &&
+      last.options === options &&
+      last.emit === emit &&
+      last.made.turn === turn
+    )
       return last.made;
     const made: CallOptions =
       emit === noEvents
@@ -350,6 +372,7 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
             onDelta: (delta, id) => emit({ type: 'tool-output-delta', toolCallId: id, delta }),
             onRerun: ({ toolCallId, reason }) => emit({ type: 'tool-rerun', toolCallId, reason }),
           };
+    made.turn = turn;
     if (options.signal) made.signal = options.signal;
     if (state !== undefined) made.state = state;
     if (context !== undefined) made.context = context;

@@ -30,6 +30,7 @@ function pending(name: string, options: CallOptions = {}): PendingCall {
     timeoutMs: 1000,
     resolve: () => {},
     reject: () => {},
+    spend: { progress: 0 },
     settled: false,
     worker: undefined,
     timer: undefined,

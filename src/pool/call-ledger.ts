@@ -1,4 +1,5 @@
 import type { ToolCall } from '../messages/types';
+import type { CallSpend } from './output-budget';
 import type { CallOptions } from './pool-options';
 import type { HeldCall } from './stopped-calls';
 import type { ToolResult } from './tool-result';
@@ -23,6 +24,8 @@ export interface PendingCall extends HeldCall {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Its listener on `options.signal`, removed when it settles. */
   onAbort?: () => void;
+  /** What it has sent back so far, against the page's limits (its turn's too). */
+  spend: CallSpend;
 }
 
 /**
@@ -60,6 +63,7 @@ export class CallLedger {
       worker: undefined,
       timer: undefined,
       kills: 0,
+      spend: { progress: 0, turn: options.turn },
     };
     this.#calls.set(call.id, call);
     const signal = options.signal;

@@ -5,7 +5,8 @@
  * or sent elsewhere since (aborted, timed out, re-run) is dropped.
  */
 import { isSerializedError, reviveError, type SerializedError } from '../errors/serialize-error';
-import type { CallLedger } from './call-ledger';
+import type { CallLedger, PendingCall } from './call-ledger';
+import { charge, type OutputLimits, overLimit, resultParts } from './output-budget';
 import type { CallResult, OutEntry, WorkerToPage } from './protocol';
 import type { WorkerHandle } from './worker-handle';
 
@@ -32,16 +33,23 @@ function isEntry(entry: unknown): entry is OutEntry {
   return Object.hasOwn(entry, 'delta');
 }
 
+/** Where a worker's output goes: the calls, the clock, and the page's limits on what it accepts. */
+export interface ResultSink {
+  calls: CallLedger;
+  /** Told of answers to calls no longer held (a cancelled call that stopped in time). */
+  clock: { answered(id: number): void };
+  limits: OutputLimits;
+  /** A call still running sent more progress than the page accepts: fail it and stop it. */
+  refuse(call: PendingCall, error: Error): void;
+}
+
 /**
- * Settle the calls an `out` message answers on `handle`; the clock hears of answers to calls no
- * longer held (a cancelled call that stopped in time).
+ * Settle the calls an `out` message answers on `handle`. Each piece is measured against the
+ * page's limits before a caller sees it: a result over its limit fails its call, and progress
+ * over its limit fails and stops the call (`ToolOutputLimitError`); what was over is dropped.
  */
-export function deliverResults(
-  handle: WorkerHandle,
-  message: Out,
-  calls: CallLedger,
-  clock: { answered(id: number): void },
-): void {
+export function deliverResults(handle: WorkerHandle, message: Out, sink: ResultSink): void {
+  const { calls, limits } = sink;
   handle.started.reported(message.started);
   for (const entry of message.out) {
     // As the worker wrote it (and isOutMessage read it): a result, else an error, else a delta.
@@ -49,15 +57,21 @@ export function deliverResults(
     const answer = result !== undefined || error !== undefined;
     const call = calls.get(entry.id);
     if (!call || call.worker !== handle) {
-      if (answer) clock.answered(entry.id);
+      if (answer && handle.cancelled.delete(entry.id)) sink.clock.answered(entry.id);
       continue;
     }
     if (!answer) {
-      if (call.options.onDelta) notify(call.options.onDelta, (entry as { delta: unknown }).delta, call.toolCall.id);
+      const delta = (entry as { delta: unknown }).delta;
+      const over = charge(limits, call.spend, 'progress', delta);
+      if (over) sink.refuse(call, overLimit(limits, over, call));
+      else if (call.options.onDelta) notify(call.options.onDelta, delta, call.toolCall.id);
       continue;
     }
     handle.calls.delete(entry.id);
-    if (result) calls.settle(call, undefined, { ...result, toolCallId: call.toolCall.id, name: call.toolCall.name });
+    const over = result && charge(limits, call.spend, 'result', resultParts(result));
+    if (over) calls.settle(call, overLimit(limits, over, call));
+    else if (result)
+      calls.settle(call, undefined, { ...result, toolCallId: call.toolCall.id, name: call.toolCall.name });
     else calls.settle(call, reviveError(error as SerializedError));
   }
 }

@@ -5,6 +5,7 @@
 import { describeValue } from '../errors/moat-error';
 import { checkCount, checkDuration } from '../errors/option-checks';
 import { sealedWorkers } from './framed-worker';
+import { OUTPUT_LIMITS, type OutputLimits, type TurnBudget } from './output-budget';
 import { PageStoreHost } from './page-store-host';
 import type { ResultFormat } from './protocol';
 import { checkGrants, type Grants, type ToolGrant } from './tool-catalog';
@@ -73,6 +74,22 @@ export interface WorkerPoolOptions {
    * @example grants: { remember: { store: [['memory']] }, forget: { store: [['memory']], needsApproval: true } }
    */
   grants?: Readonly<Record<string, ToolGrant>>;
+  /**
+   * The most one call's result may hold (its text, artifact, update and media together), about
+   * the length of its JSON text: a larger one fails the call with `ToolOutputLimitError`.
+   * Default 8 Mi (8,388,608) characters.
+   */
+  maxResultSize?: number;
+  /**
+   * The most progress one call may stream (every `emit` and yield together); past it the call
+   * fails with `ToolOutputLimitError` and is stopped. Default 16 Mi characters.
+   */
+  maxProgressSize?: number;
+  /**
+   * The most a turn's calls may send back together (the calls given one `turn`, one `callMany`,
+   * one invoker turn): past it the call that went over fails. Default 32 Mi characters.
+   */
+  maxTurnSize?: number;
 }
 
 export interface CallOptions {
@@ -92,6 +109,11 @@ export interface CallOptions {
   resultFormat?: ResultFormat;
   /** Each piece of output the tool emits, as it arrives. */
   onDelta?: (delta: unknown, toolCallId: string) => void;
+  /**
+   * The turn this call belongs to: calls given the same object share `maxTurnSize`. `callMany`
+   * gives its calls one; the invoker, each turn's.
+   */
+  turn?: TurnBudget;
   /**
    * The call is being run again (another call's fault stopped its worker while it ran, and its
    * tool is idempotent): output seen so far may come again.
@@ -145,6 +167,7 @@ export interface PoolConfig {
   network: NetworkPolicy;
   store: string | undefined;
   grants: Grants;
+  limits: OutputLimits;
   /** Serves the store to workers that cannot open it (sealed ones); undefined for the others. */
   storeHost: PageStoreHost | undefined;
 }
@@ -181,6 +204,20 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
     network,
     store: options.store,
     grants: checkGrants(options.grants),
+    limits: {
+      maxResultSize: checkCount('maxResultSize', options.maxResultSize ?? OUTPUT_LIMITS.maxResultSize, {
+        min: 1,
+        infinite: true,
+      }),
+      maxProgressSize: checkCount('maxProgressSize', options.maxProgressSize ?? OUTPUT_LIMITS.maxProgressSize, {
+        min: 1,
+        infinite: true,
+      }),
+      maxTurnSize: checkCount('maxTurnSize', options.maxTurnSize ?? OUTPUT_LIMITS.maxTurnSize, {
+        min: 1,
+        infinite: true,
+      }),
+    },
   };
   // Made once every option is checked: a sealed pool starts reading its tools module now.
   return {

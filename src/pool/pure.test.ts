@@ -3,10 +3,12 @@ import * as z from 'zod/mini';
 import { defineTool } from '../../worker/define-tool';
 import { convertResult, withArtifact, withUpdate } from '../../worker/results';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
+import { ToolOutputLimitError } from '../errors/tool-output-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
 import { CallClock } from './call-clock';
+import { type CallSpend, charge, OUTPUT_LIMITS, type OutputLimits, overLimit, sizeOf } from './output-budget';
 import { StartedCalls } from './started-calls';
 import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './stopped-calls';
 import { workerContentSecurityPolicy } from './worker-csp';
@@ -382,5 +384,79 @@ describe('StartedCalls', () => {
     expect(told).toBe(1);
     expect(started.known).toBe(true);
     expect(started.close()).toBe(1); // not 2: it said exactly
+  });
+});
+
+describe('sizeOf', () => {
+  it("is about the length of the value's JSON text", () => {
+    for (const value of [
+      '',
+      'hello',
+      42,
+      true,
+      null,
+      [1, 'two', { three: 3 }],
+      { a: { b: ['c', 'd'] }, e: 'f'.repeat(100) },
+    ]) {
+      const json = JSON.stringify(value).length;
+      const size = sizeOf(value, Number.POSITIVE_INFINITY);
+      expect(size).toBeGreaterThanOrEqual(json * 0.5);
+      expect(size).toBeLessThanOrEqual(json * 2 + 8);
+    }
+  });
+
+  it('counts what JSON cannot write: bytes, Blobs, Maps, Sets; an object reached twice once', () => {
+    expect(sizeOf(new Uint8Array(1_000), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(1_000);
+    expect(sizeOf(new Blob(['x'.repeat(500)]), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(500);
+    expect(sizeOf(new Map([['k', 'v'.repeat(300)]]), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(300);
+    expect(sizeOf(new Set(['s'.repeat(300)]), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(300);
+    const shared = { big: 'x'.repeat(1_000) };
+    const cycle: Record<string, unknown> = { shared, again: shared };
+    cycle.self = cycle;
+    expect(sizeOf(cycle, Number.POSITIVE_INFINITY)).toBeLessThan(1_100);
+  });
+
+  it('stops once past the limit: a list of ten million items is not walked', () => {
+    const huge = new Array(10_000_000).fill(0);
+    expect(sizeOf(huge, 1_000)).toBeGreaterThan(1_000);
+    const wide = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, 'v'.repeat(10)]));
+    expect(sizeOf(wide, 100)).toBeGreaterThan(100);
+  });
+});
+
+describe("charge: the page's limits on what a call sends back", () => {
+  const limits: OutputLimits = { maxResultSize: 100, maxProgressSize: 150, maxTurnSize: 250 };
+  const call = { toolCall: { id: 'call_1', name: 'flood' } };
+
+  it('refuses a result over its limit, counting nothing of it', () => {
+    const spend: CallSpend = { progress: 0, turn: { used: 0 } };
+    expect(charge(limits, spend, 'result', 'x'.repeat(150))).toBe('result');
+    expect(spend.turn?.used).toBe(0);
+    expect(charge(limits, spend, 'result', 'x'.repeat(50))).toBeUndefined();
+    expect(spend.turn?.used).toBeGreaterThan(50);
+  });
+
+  it("adds up a call's progress, and refuses the delta that goes past it", () => {
+    const spend: CallSpend = { progress: 0 };
+    expect(charge(limits, spend, 'progress', 'x'.repeat(60))).toBeUndefined();
+    expect(charge(limits, spend, 'progress', 'x'.repeat(60))).toBeUndefined();
+    expect(charge(limits, spend, 'progress', 'x'.repeat(60))).toBe('progress');
+  });
+
+  it("adds up a turn's calls together: the call that goes past it is refused", () => {
+    const turn = { used: 0 };
+    const [a, b, c] = [0, 1, 2].map((): CallSpend => ({ progress: 0, turn }));
+    expect(charge(limits, a as CallSpend, 'result', 'x'.repeat(90))).toBeUndefined();
+    expect(charge(limits, b as CallSpend, 'progress', 'x'.repeat(90))).toBeUndefined();
+    expect(charge(limits, c as CallSpend, 'result', 'x'.repeat(90))).toBe('turn');
+  });
+
+  it('says which limit, and how large, in an error the model can read', () => {
+    const error = overLimit(OUTPUT_LIMITS, 'progress', call);
+    expect(error).toBeInstanceOf(ToolOutputLimitError);
+    expect(error).toMatchObject({ limit: 'progress', maxSize: 16 * 2 ** 20, toolName: 'flood', toolCallId: 'call_1' });
+    expect(error.message).toBe(
+      "Tool 'flood' (call call_1) sent back too much: the progress it streamed is more than the page accepts from one call (about 16,777,216 characters). Return less: a summary, or one page of the data.",
+    );
   });
 });

@@ -5,7 +5,9 @@ import grantsAccessorUrl from '../../test/workers/grants-accessor.worker.ts?work
 import networkToolsUrl from '../../test/workers/network.worker.ts?worker&url';
 import toolsUrl from '../../test/workers/tools.worker.ts?worker&url';
 import { createAgent } from '../agent/agent';
+import { createChat } from '../chat/create-chat';
 import { ToolExecutionError } from '../errors/tool-execution-error';
+import { ToolOutputLimitError } from '../errors/tool-output-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
@@ -214,3 +216,73 @@ describe("a sealed pool's store", () => {
     page.close();
   });
 });
+
+describe("a sealed pool's output, measured against the page's limits", () => {
+  const MiB = 2 ** 20;
+
+  it('fails a 256 MiB result and a 256 MiB delta with ToolOutputLimitError; the page lives and the next call works', async () => {
+    pool = createWorkerPool({ worker: toolsUrl, size: 1 });
+    const result = await settleCall(pool.call(call('flood', { resultMiB: 256 })));
+    expect(result).toBeInstanceOf(ToolOutputLimitError);
+    expect(result).toMatchObject({ limit: 'result', maxSize: 8 * MiB });
+    const seen: number[] = [];
+    const delta = await settleCall(
+      pool.call(call('flood', { deltas: 3, eachMiB: 256 }), { onDelta: (d) => seen.push(String(d).length) }),
+    );
+    expect(delta).toMatchObject({ name: 'ToolOutputLimitError', limit: 'progress' });
+    expect(seen).toEqual([]); // the caller never saw it
+    expect(await pool.call(call('add', { a: 2, b: 2 }))).toMatchObject({ content: '4' });
+  });
+
+  it("adds up a call's progress: the delta that goes past maxProgressSize fails the call and stops it", async () => {
+    pool = createWorkerPool({ worker: toolsUrl, size: 1, maxProgressSize: 4 * MiB });
+    const seen: unknown[] = [];
+    const outcome = await settleCall(
+      pool.call(call('flood', { deltas: 1_000, eachMiB: 1 }), { onDelta: (d) => seen.push(d) }),
+    );
+    expect(outcome).toMatchObject({ name: 'ToolOutputLimitError', limit: 'progress', maxSize: 4 * MiB });
+    expect(seen.length).toBeLessThanOrEqual(4);
+    expect(await pool.call(call('add', { a: 1, b: 2 }))).toMatchObject({ content: '3' });
+  });
+
+  it("holds a turn's calls together to maxTurnSize: the agent reads the error, and the run goes on", async () => {
+    pool = createWorkerPool({ worker: toolsUrl, size: 2 });
+    const sent: Message[][] = [];
+    const model = scriptedModel((messages) => {
+      sent.push([...messages]);
+      return messages.at(-1)?.role === 'tool'
+        ? { text: 'Some of it was too much.' }
+        : { toolCalls: Array.from({ length: 5 }, () => ({ name: 'flood', args: { resultMiB: 7 } })) };
+    });
+    const { text } = await createAgent({ model, pool }).run('Flood me');
+    expect(text).toBe('Some of it was too much.');
+    const results = (sent[1] ?? []).filter((m): m is ToolMessage => m.role === 'tool');
+    expect(results).toHaveLength(5);
+    // 5 × 7 MiB is past the turn's 32 MiB: the call that went over (and any after it) failed.
+    const refused = results.filter((m) => m.status === 'error');
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(refused[0]?.content).toMatch(/the output of this turn's calls together is more than the page accepts/);
+    expect(results.filter((m) => m.status !== 'error').length).toBe(4);
+  });
+
+  it('keeps createChat alive through a call streaming 256 MiB deltas: the call fails with the typed error', async () => {
+    pool = createWorkerPool({ worker: toolsUrl, size: 1 });
+    const model = scriptedModel((messages) =>
+      messages.at(-1)?.role === 'tool'
+        ? { text: 'That was too much.' }
+        : { toolCalls: [{ name: 'flood', args: { deltas: 4, eachMiB: 256 } }] },
+    );
+    const chat = createChat({ agent: createAgent({ model, pool }) });
+    await chat.send('Flood the chat');
+    const parts = chat.getSnapshot().messages.flatMap((m) => m.parts);
+    const tool = parts.find((p) => p.type === 'tool');
+    expect(tool).toMatchObject({ state: 'error', progress: [] });
+    expect((tool as { error: string }).error).toMatch(/sent back too much: the progress it streamed/);
+    expect(parts.at(-1)).toMatchObject({ type: 'text', text: 'That was too much.' });
+  });
+});
+
+/** A call's value, or the error it failed with. */
+function settleCall<T>(p: Promise<T>): Promise<T | Error> {
+  return p.catch((error: Error) => error);
+}

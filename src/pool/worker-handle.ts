@@ -59,6 +59,8 @@ export class WorkerHandle {
   timeouts: ReadonlyMap<string, number> = new Map();
   /** Calls for it are no longer sent: it is being stopped. */
   retiring = false;
+  /** Calls it was told to stop (`cancel`) that have not answered yet: it takes no new call meanwhile. */
+  readonly cancelled = new Set<number>();
 
   constructor(worker: Worker, config: WorkerConfig, events: WorkerEvents, startTimeoutMs: number) {
     this.#worker = worker;
@@ -165,6 +167,10 @@ export class WorkerHandle {
 
   get load(): number {
     return this.calls.size;
+  }
+
+  get draining(): boolean {
+    return this.cancelled.size > 0;
   }
 
   /** Queue a call for this worker; calls queued in the same tick go in one message. */

@@ -11,7 +11,7 @@ import { checkCallOptions, checkToolCall, outcomeOf, startFailure, unsendable } 
 import { CallClock } from './call-clock';
 import { CallDispatch } from './call-dispatch';
 import { CallLedger, type PendingCall } from './call-ledger';
-import { deliverResults, isOutMessage, notify } from './deliver-results';
+import { deliverResults, isOutMessage, notify, type ResultSink } from './deliver-results';
 import { answerNetwork } from './network-answers';
 import {
   type CallOptions,
@@ -70,6 +70,8 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
   readonly #maxToolTimeoutMs: number;
   readonly #maxQueue: number;
   readonly #network: NetworkPolicy;
+  /** Where workers' output goes, measured against the page's limits. */
+  readonly #sink: ResultSink;
   /** The shared workers, and the isolated ones that run quarantined calls one at a time. */
   readonly #workers: WorkerRoster<WorkerHandle>;
   /** Calls waiting for a worker (and the quarantine's, for an isolated one). */
@@ -121,6 +123,12 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
       },
     });
     this.#network = o.network;
+    this.#sink = {
+      calls: this.#calls,
+      clock: this.#clock,
+      limits: o.limits,
+      refuse: (call, error) => this.#abort(call, error),
+    };
   }
 
   get stats(): PoolStats {
@@ -191,7 +199,9 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
   callMany(toolCalls: readonly ToolCall[], options: CallOptions = {}): Promise<CallOutcome[]> {
     if (!Array.isArray(toolCalls))
       return Promise.reject(new TypeError(`Expected an array of tool calls, got ${describeValue(toolCalls)}`));
-    return Promise.all(toolCalls.map((tc) => outcomeOf(this.call(tc as TypedToolCall<Tools>, options))));
+    // One turn: its calls share maxTurnSize (unless the caller gave them a turn of its own).
+    const turn = options.turn ? options : { ...options, turn: { used: 0 } };
+    return Promise.all(toolCalls.map((tc) => outcomeOf(this.call(tc as TypedToolCall<Tools>, turn))));
   }
 
   /** Stop every worker; calls queued or running are rejected with `PoolClosedError`. */
@@ -236,7 +246,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
   #receive(handle: WorkerHandle, message: WorkerToPage): void {
     // The handle passes on nothing from before the handshake: this is a worker serving tools.
     if (message?.t === 'out' && isOutMessage(message)) {
-      deliverResults(handle, message, this.#calls, this.#clock);
+      deliverResults(handle, message, this.#sink);
       // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
       if (this.#dispatch.waiting) this.#dispatch.pump();
       return;
@@ -347,6 +357,9 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     // Not posted yet: take it back, nothing runs. Posted: ask the tool to stop, and watch.
     if (worker.withdraw(call.id) !== 'sent') return;
     worker.post({ t: 'cancel', ids: [call.id] });
+    // It takes no new call until this one ends (or it is stopped for it after the grace): a
+    // call sent now would share its fate.
+    worker.cancelled.add(call.id);
     this.#clock.abandon(call.id, worker, { toolCallId: call.toolCall.id, toolName: call.toolCall.name });
     this.#dispatch.pump();
   }
@@ -391,9 +404,8 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     const begun = worker.started.begun(worker.calls.get(call.id)?.seq ?? -1);
     if (worker.retiring || !begun) call.timedOut = error;
     if (worker.retiring) return;
-    const reason = begun
-      ? `call ${toolCallId} ('${toolName}') timed out after ${call.timeoutMs} ms`
-      : `call ${toolCallId} ('${toolName}') was not done ${call.timeoutMs} ms after it was sent, and the worker had not started it`;
+    // The same words either way: the call's time did run out; who is to blame is the culprit's.
+    const reason = `call ${toolCallId} ('${toolName}') timed out after ${call.timeoutMs} ms`;
     this.#retire(worker, reason, true, begun ? { call, error, culprit: { toolCallId, toolName } } : {});
   }
 }

@@ -9,6 +9,11 @@ export interface RosterWorker {
   readonly retiring: boolean;
   /** Calls sent to it and not answered. */
   readonly load: number;
+  /**
+   * A call it was told to stop is still running (an abort, a call past its output limit): it
+   * gets no new call until that one ends or the worker is stopped for it.
+   */
+  readonly draining?: boolean;
 }
 
 export interface RosterLimits {
@@ -59,7 +64,7 @@ export class WorkerRoster<W extends RosterWorker> {
   pick(): W | undefined {
     let best: W | undefined;
     for (const w of this.shared) {
-      if (w.dead || w.retiring || w.load >= this.#limits.concurrency) continue;
+      if (w.dead || w.retiring || w.draining || w.load >= this.#limits.concurrency) continue;
       if (!best || w.load < best.load) best = w;
     }
     if ((!best || best.load > 0) && this.short) {
@@ -74,7 +79,7 @@ export class WorkerRoster<W extends RosterWorker> {
 
   /** For a quarantined call: an idle isolated worker, or a new one while there may be more. */
   pickIsolated(): W | undefined {
-    const idle = this.isolated.find((w) => !w.dead && !w.retiring && w.load === 0);
+    const idle = this.isolated.find((w) => !w.dead && !w.retiring && !w.draining && w.load === 0);
     if (idle || this.isolated.length >= this.#limits.isolated) return idle;
     try {
       return this.add(true);

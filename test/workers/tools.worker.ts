@@ -167,6 +167,24 @@ serveTools([
     },
   }),
   defineTool({
+    name: 'flood',
+    description: 'Send back a lot: `deltas` progress deltas of `eachMiB` MiB each, then a result of `resultMiB` MiB.',
+    input: z.object({
+      deltas: z.number().int().default(0),
+      eachMiB: z.number().default(0),
+      resultMiB: z.number().default(0),
+    }),
+    async *run({ deltas, eachMiB, resultMiB }) {
+      const piece = 'x'.repeat(Math.round(eachMiB * 2 ** 20));
+      for (let i = 0; i < deltas; i++) {
+        // A fresh string each time (a copy of one string would be measured once by a sharer).
+        yield `${i}:${piece}`;
+        await sleep(0);
+      }
+      return resultMiB > 0 ? 'r'.repeat(Math.round(resultMiB * 2 ** 20)) : 'done';
+    },
+  }),
+  defineTool({
     name: 'last_tick',
     description: 'Stream ticks and let the last one be the result.',
     input: z.object({ n: z.number().int() }),
