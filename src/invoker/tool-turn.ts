@@ -2,8 +2,7 @@ import { describeValue, MoatError } from '../errors/moat-error';
 import { ToolOutputError } from '../errors/tool-output-error';
 import { isPlainObject } from '../json/json-value';
 import { toolMessage } from '../messages/constructors';
-import { isFetchedURL } from '../messages/media-data';
-import { contentIssues } from '../messages/message-json';
+import { mediaProblem } from '../messages/message-json';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import { mergeUpdates, type StateUpdate } from './state-merge';
@@ -251,21 +250,6 @@ export class ToolTurn {
 }
 
 function noEvents(): void {}
-
-/**
- * What is wrong with the images and files of an outcome, or undefined. What a worker sent is
- * checked like any message (a hostile tool may send anything), and a URL is refused: the page and
- * the provider would fetch it, past the tool's network policy.
- */
-function mediaProblem(media: unknown): { path?: (string | number)[]; message: string } | undefined {
-  if (!Array.isArray(media)) return { message: `not a list: ${describeValue(media)}` };
-  const [issue] = contentIssues(media);
-  if (issue) return issue;
-  const parts = media as { type: string; data: string }[];
-  if (parts.some((p) => p.type === 'text')) return { message: 'a text part' };
-  if (parts.some((p) => isFetchedURL(p.data))) return { message: 'a URL, not the image itself' };
-  return undefined;
-}
 
 function toMessage(call: ToolCall, outcome: ToolOutcome): ToolMessage {
   if (typeof outcome?.content !== 'string') {

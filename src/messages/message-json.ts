@@ -1,7 +1,7 @@
 import { MessageValidationError, type ValidationIssue } from '../errors/message-validation-error';
 import { describeValue } from '../errors/moat-error';
 import { isPlainObject, type JSONValue, toJSONValue } from '../json/json-value';
-import { MEDIA_TYPE, mediaDataProblem } from './media-data';
+import { isFetchedURL, MEDIA_TYPE, mediaDataProblem } from './media-data';
 import type { Message } from './types';
 
 /**
@@ -232,4 +232,19 @@ export function messageFromJSON(value: unknown): Message {
   const result = safeMessageFromJSON(value);
   if (!result.success) throw result.error;
   return result.value;
+}
+
+/**
+ * What is wrong with a tool's images and files (a result's `media`), or undefined. What a worker
+ * sent is checked like any message (a hostile tool may send anything), and a URL is refused: the
+ * page and the provider would fetch it, past the tool's network policy.
+ */
+export function mediaProblem(media: unknown): { path?: (string | number)[]; message: string } | undefined {
+  if (!Array.isArray(media)) return { message: `not a list: ${describeValue(media)}` };
+  const [issue] = contentIssues(media);
+  if (issue) return issue;
+  const parts = media as { type: string; data: string }[];
+  if (parts.some((p) => p.type === 'text')) return { message: 'a text part' };
+  if (parts.some((p) => isFetchedURL(p.data))) return { message: 'a URL, not the image itself' };
+  return undefined;
 }

@@ -4,7 +4,11 @@
  * noted. Only calls the pool still holds on that worker are touched: an answer to a call settled
  * or sent elsewhere since (aborted, timed out, re-run) is dropped.
  */
+import { describeValue } from '../errors/moat-error';
 import { isSerializedError, reviveError, type SerializedError } from '../errors/serialize-error';
+import { ToolOutputError } from '../errors/tool-output-error';
+import { isPlainObject } from '../json/json-value';
+import { mediaProblem } from '../messages/message-json';
 import type { CallLedger, PendingCall } from './call-ledger';
 import { charge, type OutputLimits, overLimit, resultParts } from './output-budget';
 import type { CallResult, OutEntry, WorkerToPage } from './protocol';
@@ -70,10 +74,35 @@ export function deliverResults(handle: WorkerHandle, message: Out, sink: ResultS
     handle.calls.delete(entry.id);
     const over = result && charge(limits, call.spend, 'result', resultParts(result));
     if (over) calls.settle(call, overLimit(limits, over, call));
-    else if (result)
-      calls.settle(call, undefined, { ...result, toolCallId: call.toolCall.id, name: call.toolCall.name });
-    else calls.settle(call, reviveError(error as SerializedError));
+    else if (result) {
+      const read = readResult(result);
+      const { id: toolCallId, name: toolName } = call.toolCall;
+      if (typeof read === 'string') calls.settle(call, new ToolOutputError({ toolName, toolCallId, reason: read }));
+      else calls.settle(call, undefined, { ...read, toolCallId, name: toolName });
+    } else calls.settle(call, reviveError(error as SerializedError));
   }
+}
+
+/**
+ * A worker's result, read into a fresh object of the fields the protocol names, each checked;
+ * or what is wrong with it. Images and files are checked here, where they arrive (a worker whose
+ * own check was undone could send a URL the page would fetch).
+ */
+export function readResult(result: CallResult): CallResult | string {
+  const { content, kind, artifact, update, media } = result;
+  if (kind !== 'text' && kind !== 'json') return `its kind is ${describeValue(kind)}, not 'text' or 'json'`;
+  if (update !== undefined && !isPlainObject(update))
+    return `its state update is ${describeValue(update)}, not an object`;
+  const read: CallResult = { content, kind };
+  if (artifact !== undefined) read.artifact = artifact;
+  if (update !== undefined) read.update = update;
+  if (media !== undefined) {
+    const issue = mediaProblem(media);
+    if (issue)
+      return `its images and files are not usable (${issue.path ? `media.${issue.path.join('.')}: ` : ''}${issue.message})`;
+    if (media.length > 0) read.media = media;
+  }
+  return read;
 }
 
 /**

@@ -444,6 +444,26 @@ describe('queue, close and start failures', () => {
     },
   );
 
+  it.each([
+    ['media-url', /images and files are not usable \(a URL, not the image itself\)/],
+    ['media-text', /images and files are not usable \(a text part\)/],
+    ['bad-kind', /its kind is `'binary'`/],
+    ['bad-update', /its state update is `'not an object'`/],
+  ])(
+    'a result whose fields are not usable (%s) fails its call with ToolOutputError; the worker serves on',
+    async (name, why) => {
+      pool = createWorkerPool({
+        worker: () =>
+          new Worker(new URL('../../test/workers/garbled-reply.worker.ts', import.meta.url), { type: 'module', name }),
+        size: 1,
+      });
+      const outcome = pool.call(call('add', { a: 1, b: 1 }));
+      await expect(outcome).rejects.toBeInstanceOf(ToolOutputError);
+      await expect(outcome).rejects.toThrow(why);
+      expect(pool.stats.restarted).toBe(0);
+    },
+  );
+
   it('a worker serving a tool not made by defineTool fails to start, saying so', async () => {
     pool = createWorkerPool({
       worker: () =>

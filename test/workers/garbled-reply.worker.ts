@@ -11,6 +11,21 @@ const replies: Record<string, (id: number) => unknown> = {
   'bare-error': (id) => ({ t: 'out', started: 1, out: [{ id, error: 'not a serialized error' }] }),
 };
 
+/** Results of the protocol's shape whose fields are not what they must be: each fails its call alone. */
+const badResults: Record<string, unknown> = {
+  // What a worker whose own check code in its realm undid would send: the page would fetch it.
+  'media-url': {
+    content: 'a chart',
+    kind: 'text',
+    media: [{ type: 'image', data: 'https://example.com/x.png', mediaType: 'image/png' }],
+  },
+  'media-text': { content: 'x', kind: 'text', media: [{ type: 'text', text: 'smuggled' }] },
+  'bad-kind': { content: '1', kind: 'binary' },
+  'bad-update': { content: 'x', kind: 'text', update: 'not an object' },
+};
+for (const [name, result] of Object.entries(badResults))
+  replies[name] = (id) => ({ t: 'out', started: 1, out: [{ id, result }] });
+
 self.onmessage = (event: MessageEvent) => {
   const message = event.data;
   if (message?.t === 'hello') {
