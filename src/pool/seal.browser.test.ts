@@ -2,10 +2,13 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { call } from '../../test/pool-helpers';
 import { type Probe, probeTag } from '../../test/probe-hits';
 import probeUrl from '../../test/workers/seal-probe.worker.ts?worker&url';
+import { SandboxedFrame } from '../frame/sandboxed-frame';
+import { sealedFrameCsp } from './framed-worker';
 import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
 
 // What each mode stops (docs/isolation.md), probed with the built-ins a module kept from before
-// moat/worker: the JavaScript guard cannot stop those, so what stops them is the browser's seal.
+// moat/worker (plain: the JavaScript guard cannot stop those, so what stops them is the browser's
+// seal; sealed: nothing runs before Moat's runtime, so a bare script in the frame's policy shows it).
 // The probe server (test/probe-server.ts) counts every request that reaches it; each test reads
 // its own (test/probe-hits.ts), and the UDP packets ('UDP', a WebTransport's), which carry no tag.
 const NETWORK_DOORS = [
@@ -46,7 +49,38 @@ async function tryDoors(pool: WorkerPool, probe: Probe): Promise<Record<string, 
 }
 
 describe("network: 'deny'", () => {
-  it("sealed (the default): no door reaches the probe server, each refused by the frame's policy", async () => {
+  it("sealed: the frame's own policy refuses code with the original built-ins and no guard at all", async () => {
+    // Sealed, Moat's runtime runs before any tool code, so no tool holds an unguarded built-in:
+    // the frame's policy is the wall beneath, shown here with a bare script in a frame of the
+    // pool's own policy, trying the doors with the originals.
+    const probe = probeTag();
+    const frame = new SandboxedFrame({ csp: sealedFrameCsp([]), title: 'bare' });
+    const channel = new MessageChannel();
+    frame.spawn(
+      channel.port2,
+      `onmessage = async (e) => {
+        const port = e.ports[0];
+        const urls = ${JSON.stringify(['fetch', 'xhr', 'import', 'websocket'].map((d) => probe.url(`/${d}.js`)))};
+        const said = [];
+        const tryIt = async (f) => { try { await f(); said.push('reached'); } catch (error) { said.push('blocked: ' + error); } };
+        await tryIt(() => fetch(urls[0]));
+        await tryIt(() => new Promise((ok, no) => { const x = new XMLHttpRequest(); x.onload = ok; x.onerror = () => no(new Error('xhr error')); x.open('GET', urls[1]); x.send(); }));
+        await tryIt(() => import(urls[2]));
+        await tryIt(() => new Promise((ok, no) => { const w = new WebSocket(urls[3].replace('http', 'ws')); w.onopen = ok; w.onerror = () => no(new Error('websocket error')); }));
+        port.postMessage(said);
+      };`,
+    );
+    const said = await new Promise<string[]>((resolve) => {
+      channel.port1.onmessage = (event) => resolve(event.data);
+    });
+    frame.close();
+    expect(said).toHaveLength(4);
+    for (const answer of said) expect(answer).toMatch(/^blocked: /);
+    for (const answer of said) expect(answer).not.toMatch(/NetworkDeniedError/);
+    expect(await probe.hits()).toEqual([]);
+  });
+
+  it('sealed (the default): no door reaches the probe server', async () => {
     const probe = probeTag();
     const said = await tryDoors(poolOf(probeUrl), probe);
     // A WebTransport's packets ('UDP') cannot be told from those of other files' probes: that door
@@ -54,10 +88,8 @@ describe("network: 'deny'", () => {
     expect(await probe.hits()).toEqual([]);
     expect(said.webtransport).toMatch(/^blocked: /);
     for (const door of NETWORK_DOORS) expect(said[door], door).not.toMatch(/^reached: (?!absent)/);
-    // The browser said no, not the JavaScript guard (whose refusals are NetworkDeniedError): the
-    // built-ins used were the originals, which reach the server in the plain mode (below).
-    for (const door of NETWORK_DOORS) expect(said[door], door).not.toMatch(/NetworkDeniedError/);
-    // A worker made from a blob inherits the frame's policy: its own fetch is refused too.
+    // Moat's runtime (and its JavaScript guard) ran before this module: its doors are guarded,
+    // and the frame's policy stands beneath (the test above).
     expect(said['blob-worker']).toMatch(/^blocked: /);
     // Dedicated workers have no SharedWorker at all.
     expect(said['shared-worker']).toBe('reached: absent');
