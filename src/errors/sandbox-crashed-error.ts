@@ -1,8 +1,9 @@
 import { MoatError, type MoatErrorOptions, registerErrorClass } from './moat-error';
 
 /**
- * The code sandbox stopped answering while a script ran: its process died (most often out of
- * memory) or could not start. The page goes on; the next run gets a fresh sandbox.
+ * A code sandbox run ended without an answer: the sandbox's process died (most often out of
+ * memory) or could not start, its side sent a message the page cannot read, or the sandbox was
+ * closed. The page goes on; the next run gets a fresh worker (and, after a death, a fresh frame).
  */
 export class SandboxCrashedError extends MoatError {
   static {
