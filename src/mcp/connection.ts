@@ -3,7 +3,9 @@
  * frame's port, each with its signal, progress and time limit, and the end of it all (the frame
  * closed, every request still waiting failed with the reason).
  */
+import { describeValue } from '../errors/moat-error';
 import type { SandboxedFrame } from '../frame/sandboxed-frame';
+import { isPlainObject } from '../json/json-value';
 import type { FromWorker, ToWorker, WireFailure } from './protocol';
 
 export type Request = ToWorker extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
@@ -30,7 +32,7 @@ export class Connection {
   constructor(port: MessagePort, frame: SandboxedFrame) {
     this.#port = port;
     this.#frame = frame;
-    port.onmessage = ({ data }: MessageEvent<FromWorker>) => this.#receive(data);
+    port.onmessage = ({ data }: MessageEvent<unknown>) => this.#receive(data);
   }
 
   /** Resolves with the answer to `message`; rejects with its failure, the signal's reason, or the end. */
@@ -94,7 +96,12 @@ export class Connection {
     this.onEnded();
   }
 
-  #receive(data: FromWorker): void {
+  #receive(raw: unknown): void {
+    const data = readFromWorker(raw);
+    if (typeof data === 'string') {
+      this.#broken(data);
+      return;
+    }
     if (data.t === 'changed') {
       this.onChanged();
       return;
@@ -107,6 +114,65 @@ export class Connection {
       waiting.progress?.({ progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) });
     } else if (data.t === 'failed') waiting.fail(waiting.failure(data.error));
     else waiting.answer(data);
+  }
+
+  /**
+   * The client's frame said something the page cannot read: nothing it says can be trusted any
+   * more. Each request waiting fails with its own protocol failure, and the connection ends.
+   */
+  #broken(problem: string): void {
+    const failure: WireFailure = {
+      kind: 'protocol',
+      message: `its client sent a message the page cannot read (${problem})`,
+    };
+    const errors = [...this.#waiting.values()].map((waiting) => [waiting, waiting.failure(failure)] as const);
+    for (const [waiting, error] of errors) waiting.fail(error);
+    this.end(errors[0]?.[1] ?? new Error(failure.message));
+  }
+}
+
+const KINDS = new Set<string>(['cors', 'unreachable', 'unauthorized', 'http', 'rpc', 'too-large', 'protocol']);
+const isOptional = (value: unknown, type: 'number' | 'string') => value === undefined || typeof value === type;
+
+/**
+ * A message from the client's frame, checked field by field before use (the frame holds a
+ * client whose answers come from a remote server); or what is wrong with it.
+ */
+export function readFromWorker(data: unknown): FromWorker | string {
+  if (!isPlainObject(data) || typeof data.t !== 'string') return `not a message: ${describeValue(data)}`;
+  const m = data as Record<string, unknown>;
+  if (m.t === 'changed' || m.t === 'closed') return data as FromWorker;
+  if (typeof m.id !== 'number') return `'${m.t}' without an id`;
+  switch (m.t) {
+    case 'connected':
+      return data as FromWorker;
+    case 'progress':
+      if (typeof m.progress === 'number' && isOptional(m.total, 'number') && isOptional(m.message, 'string'))
+        return data as FromWorker;
+      return 'progress that is not a number';
+    case 'failed': {
+      const e = m.error;
+      if (
+        isPlainObject(e) &&
+        KINDS.has(e.kind as string) &&
+        typeof e.message === 'string' &&
+        isOptional(e.status, 'number') &&
+        isOptional(e.code, 'number')
+      )
+        return data as FromWorker;
+      return `a failure of no known kind: ${describeValue(e)}`;
+    }
+    case 'tools':
+      if (Array.isArray(m.tools) && m.tools.every((t) => isPlainObject(t) && typeof t.name === 'string'))
+        return data as FromWorker;
+      return 'a tool list that is not one';
+    case 'result': {
+      const r = m.result;
+      if (isPlainObject(r) && (r.content === undefined || Array.isArray(r.content))) return data as FromWorker;
+      return `a result that is not one: ${describeValue(r)}`;
+    }
+    default:
+      return `an unknown message, '${describeValue(m.t)}'`;
   }
 }
 
