@@ -13,6 +13,7 @@ import type { ContentPart, ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { StreamPart } from '../stream/stream-part';
 import { anthropic } from './anthropic';
+import { isContextOverflow, overflowFigures } from './context-overflow';
 import { gemini } from './gemini';
 import { retryAfter } from './http';
 import { modelStream } from './model-stream';
@@ -250,6 +251,34 @@ describe.each(Object.keys(clients))('%s client', (name) => {
       expect(error.message).toContain('Scripted failure 500');
     });
     expect(await requestsOf(url, id)).toHaveLength(3);
+  });
+
+  it("reads the provider's context-overflow 400 as one, with the sizes when it quotes them", async () => {
+    const id = await scenario({ contextWindow: 40, turns: [{ text: 'never' }] });
+    const failed = drain(make(id, { retryDelayMs: 5 }), { messages: [userMessage('word '.repeat(200))] });
+    await expect(failed).rejects.toMatchObject({ name: 'ModelHTTPError', status: 400 });
+    const error = (await failed.catch((e: unknown) => e)) as ModelHTTPError;
+    expect(isContextOverflow(error)).toBe(true);
+    const figures = overflowFigures(error);
+    if (name === 'openai-responses' || name === 'ollama') expect(figures).toBeUndefined();
+    else expect(figures).toEqual({ sent: expect.any(Number), limit: 40 });
+    expect(figures === undefined || (figures.sent > 40 && figures.sent < 1_000)).toBe(true);
+    expect(await requestsOf(url, id)).toHaveLength(1);
+    // A 400 for something else, or a 500, is not an overflow.
+    expect(isContextOverflow(new ModelHTTPError({ status: 400, provider: name, body: 'bad field' }))).toBe(false);
+    expect(isContextOverflow(new ModelHTTPError({ status: 500, provider: name, body: error.body }))).toBe(false);
+  });
+
+  it('reports the usage the server counted, cache reads and writes included where the provider says', async () => {
+    const id = await scenario({
+      turns: [{ text: 'ok', usage: { input: 100, output: 7, cacheRead: 60, cacheWrite: 30 } }],
+    });
+    const stream = make(id).stream({ messages: [userMessage('hi')] });
+    for await (const _ of stream);
+    const usage = stream.message().usage;
+    // Every client reports input with the cached tokens in it; Ollama reports no cache.
+    expect(usage).toMatchObject({ inputTokens: 100, outputTokens: 7 });
+    if (name !== 'ollama') expect(usage?.cachedInputTokens).toBe(60);
   });
 
   it('does not retry a 400, and says what the server refused', async () => {

@@ -12,6 +12,9 @@
  * - replays of the recorded streams in `../shared/fixtures`;
  * - malformed requests refused with the provider's own 400 body, a wrong key with its 401 (the
  *   structured-output fields included: `output-format.ts`);
+ * - a context window (`contextWindow`): a request longer than it, counted as `tokensOf` does, is
+ *   refused with the provider's own context-overflow 400, and the usage each answer reports is
+ *   that count;
  * - every request recorded, for assertions (`GET /_requests/<scenario>`), with whether the client
  *   hung up before its stream ended.
  */
@@ -19,10 +22,12 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { overflowAnswer, tokensOf } from './context-window';
 import { errorBody, requestProblem } from './validate';
 import {
   assistantTurns,
   contentType,
+  endsWithResults,
   obj,
   replayBody,
   streamBody,
@@ -53,6 +58,14 @@ export interface Scenario {
   delayMs?: number;
   /** The largest piece, in bytes. Default 64. */
   maxPiece?: number;
+  /** The model's context window, in tokens as `tokensOf` counts them. Default: none. */
+  contextWindow?: number;
+  /**
+   * Which turn answers a request: by the number of answers its history holds (default), or, with
+   * 'last-message', turns[1] when the request ends with tool results and turns[0] otherwise (a
+   * long conversation whose early history the client may leave out).
+   */
+  pick?: 'history' | 'last-message';
 }
 
 export interface RecordedRequest {
@@ -126,7 +139,14 @@ export async function startModelServer(options: { port?: number; scenarios?: Sce
       }
       const problem = requestProblem(format, body, req.headers);
       if (problem) return answer(400, problem);
-      const index = assistantTurns(format, body);
+      const tokens = tokensOf(body);
+      if (scenario.contextWindow !== undefined && tokens > scenario.contextWindow) {
+        const refusal = overflowAnswer(format, tokens, scenario.contextWindow);
+        record.answer = refusal.status;
+        return json(res, refusal.status, refusal.body);
+      }
+      const index =
+        scenario.pick === 'last-message' ? (endsWithResults(format, body) ? 1 : 0) : assistantTurns(format, body);
       const turn = scenario.turns[index];
       if (!turn) return answer(400, `The scenario '${model}' has no turn ${index}.`);
       const attemptKey = `${model}#${index}`;
@@ -143,11 +163,10 @@ export async function startModelServer(options: { port?: number; scenarios?: Sce
       else if (turn.replay) text = replayBody(format, readFileSync(resolve(FIXTURES, turn.replay), 'utf8'));
       else {
         const results = toolResults(format, body).join(', ');
-        text = streamBody(
-          format,
-          turn.text === undefined ? turn : { ...turn, text: turn.text.replaceAll('{{results}}', results) },
-          index,
-        );
+        const content: TurnContent = { ...turn };
+        if (turn.text !== undefined) content.text = turn.text.replaceAll('{{results}}', results);
+        if (scenario.contextWindow !== undefined) content.usage = { input: tokens, ...turn.usage };
+        text = streamBody(format, content, index);
       }
       res.writeHead(200, { 'content-type': contentType(format), 'cache-control': 'no-store' });
       const whole = await writeInPieces(

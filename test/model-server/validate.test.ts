@@ -245,3 +245,25 @@ describe('a malformed part is refused in the provider words', () => {
     });
   });
 });
+
+describe('a call and its result go together', () => {
+  const call = aiMessage({ toolCalls: [{ id: 'call_9', name: 'add', args: {} }], stopReason: 'tool-calls' });
+  const result = toolMessage({ toolCallId: 'call_9', name: 'add', content: '2' });
+  const bodies = (messages: Message[]): Record<string, Obj> => ({
+    'openai-chat': { model: 'm', stream: true, messages: toOpenAIChat(messages) },
+    'openai-responses': { model: 'm', stream: true, input: toOpenAIResponses(messages) },
+    anthropic: { model: 'm', max_tokens: 9, ...toAnthropic(messages) },
+    gemini: { ...toGemini(messages) },
+  });
+
+  it.each(['openai-chat', 'openai-responses', 'anthropic', 'gemini'] as const)(
+    '%s refuses a call without its result, and a result without its call',
+    (format) => {
+      const check = (messages: Message[]) => requestProblem(format, bodies(messages)[format] as Obj, headers);
+      expect(check([userMessage('hi'), call, result, userMessage('more')])).toBeUndefined();
+      expect(check([userMessage('hi'), call, userMessage('more')])).toMatch(/call_9|function call|function response/);
+      expect(check([userMessage('hi'), call])).toMatch(/call_9|function call|function response/);
+      expect(check([userMessage('hi'), result, userMessage('more')])).toBeDefined();
+    },
+  );
+});

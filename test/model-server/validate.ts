@@ -59,9 +59,11 @@ export function errorBody(format: WireFormat, status: number, message: string): 
               ? 'authentication_error'
               : status === 429
                 ? 'rate_limit_error'
-                : status >= 500
-                  ? 'api_error'
-                  : 'invalid_request_error',
+                : status === 529
+                  ? 'overloaded_error'
+                  : status >= 500
+                    ? 'api_error'
+                    : 'invalid_request_error',
           message,
         },
       };
@@ -75,9 +77,11 @@ export function errorBody(format: WireFormat, status: number, message: string): 
               ? 'UNAUTHENTICATED'
               : status === 429
                 ? 'RESOURCE_EXHAUSTED'
-                : status >= 500
-                  ? 'INTERNAL'
-                  : 'INVALID_ARGUMENT',
+                : status === 503
+                  ? 'UNAVAILABLE'
+                  : status >= 500
+                    ? 'INTERNAL'
+                    : 'INVALID_ARGUMENT',
         },
       };
     case 'ollama':
@@ -105,8 +109,12 @@ function openAIChat(body: Obj): string | undefined {
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) return "Invalid 'messages': expected a non-empty array.";
   const callIds = new Set<string>();
+  /** The calls of the last assistant message not answered yet. */
+  const unanswered = new Set<string>();
   for (const [i, raw] of messages.entries()) {
     const m = obj(raw);
+    if (m.role !== 'tool' && unanswered.size > 0)
+      return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...unanswered].join(', ')}`;
     if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(String(m.role)))
       return `Invalid value: '${String(m.role)}'. Supported values are: 'system', 'assistant', 'user', 'tool', 'developer'.`;
     if (m.role === 'assistant') {
@@ -123,10 +131,12 @@ function openAIChat(body: Obj): string | undefined {
         )
           return `Invalid 'messages[${i}].tool_calls[${j}]': expected { id, type: 'function', function: { name, arguments: string } }.`;
         callIds.add(c.id);
+        unanswered.add(c.id);
       }
     } else if (m.role === 'tool') {
       if (typeof m.tool_call_id !== 'string' || !callIds.has(m.tool_call_id))
         return `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.`;
+      unanswered.delete(m.tool_call_id);
       // A tool message's content is text: a string or text parts.
       const problem = openAIChatParts(m.content, `messages[${i}].content`, true);
       if (problem) return problem;
@@ -135,6 +145,8 @@ function openAIChat(body: Obj): string | undefined {
       if (problem) return problem;
     }
   }
+  if (unanswered.size > 0)
+    return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...unanswered].join(', ')}`;
   if (body.stream !== true) return 'This test server only streams: stream must be true.';
   return openAITools(body.tools, false) ?? openAIChatFormat(body);
 }
@@ -161,6 +173,13 @@ function openAIResponses(body: Obj): string | undefined {
       if (problem) return problem;
     }
   }
+  const answered = new Set(
+    body.input
+      .map(obj)
+      .filter((item) => item.type === 'function_call_output')
+      .map((item) => item.call_id),
+  );
+  for (const id of callIds) if (!answered.has(id)) return `No tool output found for function call ${id}.`;
   if (body.stream !== true) return 'This test server only streams: stream must be true.';
   return openAITools(body.tools, true) ?? openAIResponsesFormat(body);
 }
@@ -192,6 +211,10 @@ function anthropic(body: Obj, headers: Record<string, string | string[] | undefi
         .filter((b) => b.type === 'tool_use')
         .map((b) => String(b.id)),
     );
+    const answered = new Set(blocks.filter((b) => b.type === 'tool_result').map((b) => String(b.tool_use_id)));
+    const unanswered = [...used].filter((id) => !answered.has(id));
+    if (unanswered.length > 0)
+      return `messages.${i - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${unanswered.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
     let sawText = false;
     for (const [j, block] of blocks.entries()) {
       const problem = anthropicBlock(block, `messages.${i}.content.${j}`);
@@ -209,6 +232,12 @@ function anthropic(body: Obj, headers: Record<string, string | string[] | undefi
     }
     previous = m;
   }
+  const dangling = list(previous?.content)
+    .map(obj)
+    .filter((b) => b.type === 'tool_use')
+    .map((b) => String(b.id));
+  if (dangling.length > 0)
+    return `messages.${messages.length - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${dangling.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
   for (const [i, raw] of list(body.tools).entries()) {
     const t = obj(raw);
     if (typeof t.name !== 'string' || !NAME.test(t.name))
@@ -225,6 +254,7 @@ function gemini(body: Obj): string | undefined {
   const contents = body.contents;
   if (!Array.isArray(contents) || contents.length === 0)
     return '* GenerateContentRequest.contents: contents is not specified';
+  let calls = 0;
   for (const [i, raw] of contents.entries()) {
     const c = obj(raw);
     if (c.role !== 'user' && c.role !== 'model')
@@ -240,7 +270,13 @@ function gemini(body: Obj): string | undefined {
       const problem = geminiPart(p, `GenerateContentRequest.contents[${i}].parts[${j}]`);
       if (problem) return problem;
     }
+    const responses = parts.filter((p) => obj(p).functionResponse !== undefined).length;
+    if (responses !== calls)
+      return `* GenerateContentRequest.contents[${i}]: Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.`;
+    calls = parts.filter((p) => obj(p).functionCall !== undefined).length;
   }
+  if (calls > 0)
+    return '* GenerateContentRequest.contents: Please ensure that the function call turn is followed by a function response turn.';
   for (const [i, raw] of list(body.tools).entries()) {
     for (const [j, rawFn] of list(obj(raw).functionDeclarations).entries()) {
       const fn = obj(rawFn);

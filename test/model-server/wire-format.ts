@@ -18,6 +18,11 @@ export interface ScriptedCall {
 export interface TurnContent {
   text?: string;
   toolCalls?: ScriptedCall[];
+  /**
+   * The usage reported, in OpenAI's sense (`input` counts the cached tokens; Anthropic's body
+   * gets them apart, as its API sends them). Default: input 20 + the turn's index.
+   */
+  usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
 }
 
 type Obj = Record<string, unknown>;
@@ -36,7 +41,14 @@ export function streamBody(format: WireFormat, turn: TurnContent, n: number): st
   const calls = (turn.toolCalls ?? []).map((c, i) => ({ ...c, id: c.id ?? `call_${n}_${i}` }));
   const argsOf = (c: ScriptedCall) => c.rawArgs ?? JSON.stringify(c.args);
   const text = turn.text ?? '';
-  const usage = { input: 20 + n, output: 5 + text.length + calls.length * 10 };
+  const usage = {
+    input: turn.usage?.input ?? 20 + n,
+    output: turn.usage?.output ?? 5 + text.length + calls.length * 10,
+    cacheRead: turn.usage?.cacheRead,
+    cacheWrite: turn.usage?.cacheWrite,
+  };
+  const cached = (field: string, details: string) =>
+    usage.cacheRead === undefined ? {} : { [details]: { [field]: usage.cacheRead } };
   switch (format) {
     case 'openai-chat': {
       const chunk = (delta: Obj, finish: string | null = null) =>
@@ -64,6 +76,7 @@ export function streamBody(format: WireFormat, turn: TurnContent, n: number): st
           prompt_tokens: usage.input,
           completion_tokens: usage.output,
           total_tokens: usage.input + usage.output,
+          ...cached('cached_tokens', 'prompt_tokens_details'),
         },
       });
       return out + sse('[DONE]');
@@ -129,7 +142,12 @@ export function streamBody(format: WireFormat, turn: TurnContent, n: number): st
             status: 'completed',
             model: 'test',
             output,
-            usage: { input_tokens: usage.input, output_tokens: usage.output, total_tokens: usage.input + usage.output },
+            usage: {
+              input_tokens: usage.input,
+              output_tokens: usage.output,
+              total_tokens: usage.input + usage.output,
+              ...cached('cached_tokens', 'input_tokens_details'),
+            },
           },
         })
       );
@@ -144,7 +162,12 @@ export function streamBody(format: WireFormat, turn: TurnContent, n: number): st
           model: 'test',
           content: [],
           stop_reason: null,
-          usage: { input_tokens: usage.input, output_tokens: 1 },
+          usage: {
+            input_tokens: usage.input - (usage.cacheRead ?? 0) - (usage.cacheWrite ?? 0),
+            output_tokens: 1,
+            ...(usage.cacheRead === undefined ? {} : { cache_read_input_tokens: usage.cacheRead }),
+            ...(usage.cacheWrite === undefined ? {} : { cache_creation_input_tokens: usage.cacheWrite }),
+          },
         },
       });
       out += 'event: ping\ndata: {"type": "ping"}\n\n';
@@ -182,6 +205,7 @@ export function streamBody(format: WireFormat, turn: TurnContent, n: number): st
                   promptTokenCount: usage.input,
                   candidatesTokenCount: usage.output,
                   totalTokenCount: usage.input + usage.output,
+                  ...(usage.cacheRead === undefined ? {} : { cachedContentTokenCount: usage.cacheRead }),
                 },
               }
             : {}),
@@ -252,6 +276,25 @@ export function assistantTurns(format: WireFormat, body: Obj): number {
       }
       return turns;
     }
+  }
+}
+
+/** Whether the request's last message holds tool results (the model is to go on from them). */
+export function endsWithResults(format: WireFormat, body: Obj): boolean {
+  switch (format) {
+    case 'openai-chat':
+    case 'ollama': {
+      const messages = list(body.messages).map(obj);
+      // Images a tool drew follow its results in a user message of their own.
+      const last = messages.findLast((m) => !(m.role === 'user' && Array.isArray(m.content)));
+      return last?.role === 'tool';
+    }
+    case 'openai-responses':
+      return obj(list(body.input).at(-1)).type === 'function_call_output';
+    case 'anthropic':
+      return list(obj(list(body.messages).at(-1)).content).some((b) => obj(b).type === 'tool_result');
+    case 'gemini':
+      return list(obj(list(body.contents).at(-1)).parts).some((p) => obj(p).functionResponse !== undefined);
   }
 }
 
