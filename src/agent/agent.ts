@@ -2,9 +2,11 @@ import { describeValue } from '../errors/moat-error';
 import { checkCount } from '../errors/option-checks';
 import { eventStream, followSignal } from '../invoker/event-stream';
 import { ToolInvoker } from '../invoker/tool-invoker';
-import type { AIMessage, Usage } from '../messages/types';
+import { isPlainObject } from '../json/json-value';
+import { checkMessages } from '../messages/message-json';
+import type { AIMessage, Message, Usage } from '../messages/types';
 import { checkSettings } from '../models/settings';
-import type { ModelSettings } from '../models/types';
+import type { ChatModel, ModelSettings } from '../models/types';
 import {
   checkOutputSchema,
   type OutputOf,
@@ -19,6 +21,7 @@ import type { ToolSpec } from '../providers/tool-spec';
 import type { ThreadSummary } from '../store/thread-summary';
 import { deniedMessage, interruptedMessage, resumeDecided } from './approvals';
 import { checkStreamOptions, newThreadId, type ParsedInput, readInput } from './input';
+import type { ModelKnowledge } from './open-answer';
 import { runStep, type StepAgent } from './step';
 import { inCallOrder, Thread, threadMemory } from './thread';
 import { lockThread } from './thread-lock';
@@ -30,8 +33,11 @@ import type {
   AgentResult,
   AgentStopReason,
   AgentStreamOptions,
+  StepPlan,
+  StopCondition,
   ThreadSnapshot,
 } from './types';
+import { type Budget, type BudgetStop, checkUsageOptions, overBudget } from './usage';
 
 /**
  * An agent: a model, tools in workers, and threads that survive a reload. One `for await` drives
@@ -65,6 +71,9 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
   /** The checkpointer is the agent's own memory: its threads are this page's alone. */
   readonly #local: boolean;
   readonly #output: OutputSchema | undefined;
+  readonly #budget: Budget | undefined;
+  readonly #prepareStep: AgentOptions['prepareStep'];
+  readonly #stopWhen: StopCondition[];
 
   constructor(options: AgentOptions<Tools>) {
     if (typeof options !== 'object' || options === null)
@@ -92,6 +101,23 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
     )
       throw new TypeError(`Expected \`checkpointer\` to be a Checkpointer, got ${describeValue(checkpointer)}`);
     if (options.output !== undefined) checkOutputSchema(options.output);
+    const { fallbackModels, prices, budget, prepareStep, stopWhen } = options;
+    if (
+      fallbackModels !== undefined &&
+      !(Array.isArray(fallbackModels) && fallbackModels.every((m) => typeof m?.stream === 'function'))
+    )
+      throw new TypeError(
+        `Expected \`fallbackModels\` to be a list of chat models, got ${describeValue(fallbackModels)}`,
+      );
+    checkUsageOptions(budget, prices);
+    if (prepareStep !== undefined && typeof prepareStep !== 'function')
+      throw new TypeError(`Expected \`prepareStep\` to be a function, got ${describeValue(prepareStep)}`);
+    const conditions = stopWhen === undefined ? [] : Array.isArray(stopWhen) ? [...stopWhen] : [stopWhen];
+    if (!conditions.every((c) => typeof c === 'function'))
+      throw new TypeError(`Expected \`stopWhen\` to be a function or a list of them, got ${describeValue(stopWhen)}`);
+    this.#budget = budget;
+    this.#prepareStep = prepareStep;
+    this.#stopWhen = conditions;
     const { temperature, maxTokens, toolChoice, parallelToolCalls, providerOptions } = options;
     const settings: ModelSettings = Object.fromEntries(
       Object.entries({ temperature, maxTokens, toolChoice, parallelToolCalls, providerOptions }).filter(
@@ -99,8 +125,16 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
       ),
     );
     checkSettings(settings);
+    const knowledge = new WeakMap<ChatModel, ModelKnowledge>();
     this.#stepAgent = {
       model,
+      fallbacks: fallbackModels ? [...fallbackModels] : [],
+      prices,
+      knowledge: (m) => {
+        const known = knowledge.get(m) ?? { calibration: 1 };
+        knowledge.set(m, known);
+        return known;
+      },
       // Inside, the tools' types are not needed: only the events the caller reads carry them.
       invoker:
         (invoker as ToolInvoker | undefined) ??
@@ -191,6 +225,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
       state: thread.state,
       pendingApprovals: thread.pending,
       updatedAt: thread.savedAt,
+      totals: thread.totals,
     };
   }
 
@@ -267,7 +302,8 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
     if (options.state) thread.state = { ...thread.state, ...options.state };
     const usage: Usage = {};
     const progress = { steps: 0, text: '' };
-    const finish = (stopReason: AgentStopReason, answer?: { output: unknown }) => {
+    let cost: number | undefined;
+    const finish = (stopReason: AgentStopReason, answer?: { output: unknown }, budget?: BudgetStop) => {
       const result: AgentResult & { output?: unknown } = {
         threadId,
         text: progress.text,
@@ -276,8 +312,11 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
         usage,
         state: thread.state,
         steps: progress.steps,
+        totals: { ...thread.totals },
       };
       if (thread.pending.length > 0) result.pendingApprovals = [...thread.pending];
+      if (cost !== undefined) result.cost = cost;
+      if (budget) result.budget = budget;
       if (answer) result.output = answer.output;
       emit({ type: 'finish', ...result });
     };
@@ -309,10 +348,20 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
       }
       for (;;) {
         if (progress.steps >= this.#maxSteps) return finish('max-steps');
+        const spent = { tokens: (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0), cost: cost ?? 0 };
+        const over = overBudget(this.#budget, spent, thread.totals);
+        if (over) {
+          // Stopped before its first model call: the user's message is kept all the same.
+          if (progress.steps === 0 && 'messages' in parsed) await thread.save(this.#stepAgent.checkpointer);
+          return finish('budget', undefined, over);
+        }
         progress.steps++;
         progress.text = '';
-        const ai = await runStep(this.#stepAgent, thread, options, signal, emit, progress, output);
+        const plan = this.#prepareStep && (await this.#plan(progress.steps, thread, usage));
+        const step = await runStep(this.#stepAgent, thread, options, signal, emit, progress, output, plan);
+        const { ai } = step;
         addUsage(usage, ai.usage);
+        if (step.cost !== undefined) cost = (cost ?? 0) + step.cost;
         if (thread.pending.length > 0) {
           for (const toolCall of thread.pending) emit({ type: 'approval-request', toolCall });
           return finish('approval');
@@ -322,11 +371,40 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
           if (!output) return finish(stopReason);
           return finish(stopReason, { output: await readOutput(ai.content, output, stopReason) });
         }
+        for (const condition of this.#stopWhen) {
+          const context = { steps: progress.steps, message: ai, toolMessages: step.toolMessages };
+          if (await condition({ ...context, messages: thread.messages, usage, totals: thread.totals }))
+            return finish('stop-when');
+        }
       }
     } catch (error) {
       if (signal.aborted && !thread.unsaved) return finish('aborted');
       throw error;
     }
+  }
+
+  /** What `prepareStep` says of the step to come, checked. */
+  async #plan(step: number, thread: Thread, usage: Usage): Promise<StepPlan | undefined> {
+    const prepare = this.#prepareStep as NonNullable<AgentOptions['prepareStep']>;
+    const plan: StepPlan | undefined = await prepare({
+      step,
+      messages: thread.messages,
+      model: this.#stepAgent.model,
+      tools: await this.#loadSpecs(),
+      system: this.#stepAgent.system,
+      usage: { ...usage },
+      totals: { ...thread.totals },
+    });
+    if (plan === undefined) return undefined;
+    if (!isPlainObject(plan)) throw new TypeError(`prepareStep returned ${describeValue(plan)}, not a step plan`);
+    if (plan.model !== undefined && typeof (plan.model as Partial<ChatModel> | null)?.stream !== 'function')
+      throw new TypeError(`prepareStep's model is not a chat model: ${describeValue(plan.model)}`);
+    if (plan.tools !== undefined && !Array.isArray(plan.tools))
+      throw new TypeError(`prepareStep's tools are not a list of tool specs: ${describeValue(plan.tools)}`);
+    if (plan.system !== undefined && typeof plan.system !== 'string')
+      throw new TypeError(`prepareStep's system is not a string: ${describeValue(plan.system)}`);
+    if (plan.messages !== undefined) return { ...plan, messages: checkMessages(plan.messages as Message[]) };
+    return plan;
   }
 }
 

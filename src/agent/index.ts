@@ -13,5 +13,10 @@ export type {
   ApprovalDecision,
   ApprovalPolicyAnswer,
   DeepPartial,
+  PrepareStepContext,
+  StepPlan,
+  StopCondition,
+  StopContext,
   ThreadSnapshot,
 } from './types';
+export type { Budget, BudgetStop, ModelPrice, UsageTotals } from './usage';

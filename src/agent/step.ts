@@ -12,14 +12,22 @@ import type { ResolvedOutput } from '../output/output-schema';
 import { PartialOutput } from '../output/read-output';
 import type { Checkpointer } from '../store/checkpointer';
 import { batchesOf } from '../stream/part-batches';
+import type { StreamPart } from '../stream/stream-part';
 import { deniedMessage, notFound, verdictFor } from './approvals';
 import { keepEarlyStep } from './keep-early-step';
-import type { Thread } from './thread';
-import type { AgentEvent, AgentOptions, AgentStreamOptions } from './types';
+import { learnFromUsage, type ModelKnowledge, openAnswer } from './open-answer';
+import type { StepRecord, Thread } from './thread';
+import type { AgentEvent, AgentOptions, AgentStreamOptions, StepPlan } from './types';
+import { addStep, costOf, type ModelPrice } from './usage';
 
 /** What a step needs of its agent. */
 export interface StepAgent {
   readonly model: ChatModel;
+  /** Tried in order after the step's model when it cannot answer. */
+  readonly fallbacks: readonly ChatModel[];
+  readonly prices: Readonly<Record<string, ModelPrice>> | undefined;
+  /** What the agent learned of each model's context (its window, its tokens per estimated one). */
+  knowledge(model: ChatModel): ModelKnowledge;
   readonly invoker: ToolInvoker | undefined;
   readonly system: string | undefined;
   readonly settings: ModelSettings;
@@ -38,8 +46,9 @@ export async function runStep(
   emit: (event: AgentEvent) => void,
   progress: { steps: number; text: string },
   output: ResolvedOutput | undefined,
-): Promise<AIMessage> {
-  const specs = agent.invoker ? await agent.invoker.specs() : [];
+  plan: StepPlan | undefined,
+): Promise<{ ai: AIMessage; toolMessages: ToolMessage[]; cost: number | undefined }> {
+  const specs = plan?.tools ?? (agent.invoker ? await agent.invoker.specs() : []);
   // Stopped while the tools' specs loaded (a worker starting): no model call, no tool.
   outer.throwIfAborted();
   const controller = new AbortController();
@@ -62,18 +71,25 @@ export async function runStep(
     if (turn) turn.add(call);
     else own.push(notFound(call, emit));
   };
+  let batches: AsyncIterator<StreamPart[]> | undefined;
   try {
-    const parts = agent.model.stream({
-      ...agent.settings,
-      messages: thread.messages,
-      tools: specs,
-      ...(agent.system ? { system: agent.system } : {}),
-      ...(output ? { output: output.format } : {}),
-      signal,
-    });
+    const system = plan?.system ?? agent.system;
+    const opened = await openAnswer(
+      agent.fallbacks.length > 0 || plan?.model ? [plan?.model ?? agent.model, ...agent.fallbacks] : [agent.model],
+      {
+        ...agent.settings,
+        messages: plan?.messages ?? thread.messages,
+        tools: specs,
+        ...(system ? { system } : {}),
+        ...(output ? { output: output.format } : {}),
+      },
+      { signal, step: progress.steps, knowledge: agent.knowledge, batchesOf, emit },
+    );
+    batches = opened.batches;
     const partial = output && new PartialOutput();
     // A chunk's parts come together: the calls that close in it start together (one message per worker).
-    for await (const batch of batchesOf(parts)) {
+    for (let next = opened.first; !next.done; next = await batches.next()) {
+      const batch = next.value;
       for (const part of batch) {
         switch (part.type) {
           case 'text-delta':
@@ -112,7 +128,8 @@ export async function runStep(
       const object = partial?.take();
       if (object) emit({ type: 'output-delta', partial: object });
     }
-    const ai = parts.message();
+    batches = undefined;
+    const ai = opened.stream.message();
     whole = ai;
     for (const call of later) start(call);
     for (const bad of ai.invalidToolCalls) {
@@ -126,18 +143,37 @@ export async function runStep(
     const toolMessages = [...ai.toolCalls, ...ai.invalidToolCalls]
       .map((c) => byId.get(c.id))
       .filter((m): m is ToolMessage => m !== undefined);
+    const { model, fitted } = opened;
+    const known = agent.knowledge(model);
+    learnFromUsage(known, fitted, ai.usage?.inputTokens);
+    const price = agent.prices?.[model.modelId];
+    const cost = price ? costOf(ai.usage, price) : undefined;
+    addStep(thread.totals, ai.usage, cost);
+    const record: StepRecord = { model: `${model.provider}:${model.modelId}` };
+    if (ai.usage) record.usage = ai.usage;
+    if (cost !== undefined) record.cost = cost;
+    if (fitted && !plan?.messages) record.sent = { ranges: fitted.ranges, tokens: fitted.tokens };
     thread.messages = [...thread.messages, ai, ...toolMessages];
     thread.state = result.state;
     thread.pending = held;
-    await thread.save(agent.checkpointer);
+    await thread.save(agent.checkpointer, record);
     progress.text = ai.content;
-    const finished: AgentEvent = { type: 'step-finish', step: progress.steps, message: ai, toolMessages };
+    const finished: AgentEvent = {
+      type: 'step-finish',
+      step: progress.steps,
+      message: ai,
+      toolMessages,
+      model: { provider: model.provider, modelId: model.modelId },
+    };
     if (ai.usage) finished.usage = ai.usage;
+    if (cost !== undefined) finished.cost = cost;
     emit(finished);
-    return ai;
+    return { ai, toolMessages, cost };
   } catch (error) {
     // The answer broke off or was stopped: the calls it started are cancelled with it.
     controller.abort(error);
+    // As for await does when its body throws: the request is closed.
+    await batches?.return?.().catch(() => {});
     if (turn && !closing) await turn.close().catch(() => {});
     // What ran is kept (a retry must not run it again), unless the tools themselves failed the turn.
     if (turn && !toolsDone && (!closing || outer.aborted))

@@ -1,9 +1,24 @@
 import { CheckpointConflictError } from '../errors/checkpoint-conflict-error';
 import { CheckpointError } from '../errors/checkpoint-error';
 import { isPlainObject, type JSONValue } from '../json/json-value';
-import type { AIMessage, Message, ToolCall, ToolMessage } from '../messages/types';
+import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messages/types';
 import type { Checkpoint, Checkpointer } from '../store/checkpointer';
 import { byRecency } from '../store/thread-summary';
+import type { SentRanges } from './fit-context';
+import { totalsFrom, type UsageTotals } from './usage';
+
+/** What a checkpoint keeps of the model call that made it (`metadata.step`). */
+export interface StepRecord {
+  /** `provider:modelId` of the model that answered. */
+  model: string;
+  usage?: Usage;
+  cost?: number;
+  /**
+   * What of the thread was sent, when the request was fitted to a context window: ranges of
+   * `messages` (`[start, end)`) and the estimated size in tokens.
+   */
+  sent?: { ranges: SentRanges; tokens: number };
+}
 
 /**
  * A conversation as the agent holds it between steps: the messages, the state, and the calls
@@ -18,6 +33,8 @@ export class Thread {
   pending: ToolCall[];
   /** Approved calls that were started; a reload finds them here and never runs them again. */
   running: ToolCall[];
+  /** The thread's usage over all its steps (saved with each checkpoint). */
+  totals: UsageTotals;
   /**
    * What the run did could not be kept (a save failed): the run ends with that error, even when
    * it was aborted.
@@ -38,6 +55,7 @@ export class Thread {
     this.#seq = typeof meta.seq === 'number' ? meta.seq : 0;
     this.pending = callsIn(meta.pendingApprovals, id);
     this.running = callsIn(meta.running, id);
+    this.totals = totalsFrom(meta.totals);
     this.#lastId = from?.id;
     this.#lastAt = from?.at ?? 0;
   }
@@ -64,10 +82,14 @@ export class Thread {
     });
   }
 
-  /** Write the thread as it stands as the newest checkpoint. */
-  async save(checkpointer: Checkpointer): Promise<void> {
+  /**
+   * Write the thread as it stands as the newest checkpoint; `step`, what the model call that
+   * made it was (its model, usage and what it was sent), is kept beside it.
+   */
+  async save(checkpointer: Checkpointer, step?: StepRecord): Promise<void> {
     const seq = this.#seq + 1;
-    const metadata: Record<string, JSONValue> = { seq };
+    const metadata: Record<string, JSONValue> = { seq, totals: this.totals as unknown as JSONValue };
+    if (step) metadata.step = step as unknown as JSONValue;
     if (this.pending.length > 0) metadata.pendingApprovals = this.pending as unknown as JSONValue;
     if (this.running.length > 0) metadata.running = this.running as unknown as JSONValue;
     // Ordered by time, then id: both grow, whatever the clock does.

@@ -9,6 +9,7 @@ import type { WorkerPool } from '../pool/worker-pool';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Checkpointer } from '../store/checkpointer';
 import type { IfBusy } from './thread-lock';
+import type { Budget, BudgetStop, ModelPrice, UsageTotals } from './usage';
 
 /** Why a run ended. */
 export type AgentStopReason =
@@ -26,7 +27,11 @@ export type AgentStopReason =
   /** The model hit its output limit. */
   | 'length'
   /** The provider's content filter stopped the answer. */
-  | 'content-filter';
+  | 'content-filter'
+  /** A limit of `budget` was reached before the next model call (`budget` on the result says which). */
+  | 'budget'
+  /** A `stopWhen` condition held after a step. */
+  | 'stop-when';
 
 /** A person's answer to an approval request: yes, or no with a reason the model is told. */
 export type ApprovalDecision = true | { approved: true } | { approved: false; reason?: string };
@@ -77,7 +82,67 @@ export interface AgentOptions<Tools extends ToolSet = ToolSet> extends ModelSett
    * Standard Schema that gives JSON Schema) or a JSON Schema object.
    */
   output?: OutputSchema;
+  /**
+   * Models tried in order after `model` when it cannot answer: no answer from its server (a
+   * network error), 5xx, 429 or 529 once its client's retries are spent (they wait `Retry-After`
+   * up to `maxRetryDelayMs`), or a request its context refuses even fitted again. Only before
+   * the answer's first part: a step is one model's. Each switch is a `model-retry` event.
+   */
+  fallbackModels?: readonly ChatModel[];
+  /** Prices per model id (`model.modelId`): each step's cost, the thread's and the run's. */
+  prices?: Readonly<Record<string, ModelPrice>>;
+  /** Limits on tokens and cost, per run and per thread: a run stops before the call that would pass one. */
+  budget?: Budget;
+  /**
+   * Called before each model call: what it returns replaces, for that step, the model (the
+   * fallbacks still follow it), the tools offered, the system prompt or the messages sent
+   * (fitted to the model's window all the same). The thread itself is not changed.
+   */
+  prepareStep?: (context: PrepareStepContext) => StepPlan | undefined | Promise<StepPlan | undefined>;
+  /**
+   * Checked after each step that called tools, before the next model call: when one holds, the
+   * run ends with `stopReason: 'stop-when'`.
+   */
+  stopWhen?: StopCondition | readonly StopCondition[];
 }
+
+/** What `prepareStep` is told of the step to come. */
+export interface PrepareStepContext {
+  /** The step's number in this run (1 for the first model call). */
+  step: number;
+  /** The whole thread as it stands (what is sent is fitted from it). */
+  messages: readonly Message[];
+  model: ChatModel;
+  tools: readonly ToolSpec[];
+  system: string | undefined;
+  /** This run's usage so far. */
+  usage: Usage;
+  /** The thread's usage over all its runs, this one's steps included. */
+  totals: UsageTotals;
+}
+
+/** What `prepareStep` may change for one step. */
+export interface StepPlan {
+  model?: ChatModel;
+  tools?: readonly ToolSpec[];
+  system?: string;
+  messages?: readonly Message[];
+}
+
+/** What a `stopWhen` condition is told after a step. */
+export interface StopContext {
+  /** Model calls made in this run. */
+  steps: number;
+  /** The step's answer and its tools' results. */
+  message: AIMessage;
+  toolMessages: readonly ToolMessage[];
+  messages: readonly Message[];
+  usage: Usage;
+  totals: UsageTotals;
+}
+
+/** A condition that ends a run after a step (`stopWhen`). */
+export type StopCondition = (context: StopContext) => boolean | Promise<boolean>;
 
 /**
  * What `stream` and `run` take: a user's text; a list of parts, the user's message with images
@@ -128,6 +193,12 @@ export interface AgentResult {
   steps: number;
   /** Calls waiting for a decision (with `stopReason: 'approval'`). */
   pendingApprovals?: ToolCall[];
+  /** This run's cost, when `prices` has its models. */
+  cost?: number;
+  /** The thread's usage over all its runs, this one included. */
+  totals: UsageTotals;
+  /** Which limit stopped the run (with `stopReason: 'budget'`). */
+  budget?: BudgetStop;
 }
 
 /** The stops that end with the model's answer: with structured output, `output` is there. */
@@ -159,6 +230,8 @@ export interface ThreadSnapshot {
   pendingApprovals: ToolCall[];
   /** When it was last saved (ms since the epoch). */
   updatedAt: number;
+  /** Its usage over all its steps (and cost, with `prices`). */
+  totals: UsageTotals;
 }
 
 /**
@@ -187,6 +260,24 @@ export type AgentEvent<O = unknown, Tools extends ToolSet = ToolSet> =
       message: AIMessage;
       toolMessages: ToolMessage[];
       usage?: Usage;
+      /** The step's cost, when `prices` has its model. */
+      cost?: number;
+      /** The model that answered. */
+      model: { provider: string; modelId: string };
+    }
+  /**
+   * A model call is tried again before its answer began: on `to`, the next of `fallbackModels`
+   * (`reason: 'unavailable'`, or `'context-overflow'` when its context refused the request even
+   * fitted again), or on the same model with the request fitted again to the size its provider
+   * said (`'context-overflow'`, `to` is `from`).
+   */
+  | {
+      type: 'model-retry';
+      step: number;
+      reason: 'unavailable' | 'context-overflow';
+      from: { provider: string; modelId: string };
+      to: { provider: string; modelId: string };
+      error: Error;
     }
   /** A call waits for a person: resume with `stream({ approvals: { [toolCallId]: true } }, { threadId })`. */
   | { type: 'approval-request'; toolCall: ToolCall }

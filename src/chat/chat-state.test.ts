@@ -23,8 +23,10 @@ const apply = (state: ChatState, ...events: AgentEvent[]) => {
 };
 const tools = (message: UIMessage | undefined) =>
   (message?.parts ?? []).filter((p) => p.type === 'tool') as UIToolPart[];
+const SCRIPTED = { provider: 'scripted', modelId: 'scripted' };
 const finish = (extra: Partial<Extract<AgentEvent, { type: 'finish' }>> = {}): AgentEvent => ({
   type: 'finish',
+  totals: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0, steps: 0 },
   threadId: 't1',
   text: '',
   messages: [],
@@ -208,7 +210,7 @@ describe('approvals', () => {
       state,
       { type: 'tool-call', toolCall: call },
       { type: 'tool-call', toolCall: other },
-      { type: 'step-finish', step: 1, message: aiMessage(''), toolMessages: [] },
+      { type: 'step-finish', step: 1, message: aiMessage(''), toolMessages: [], model: SCRIPTED },
       { type: 'approval-request', toolCall: call },
       { type: 'approval-request', toolCall: other },
       finish({ stopReason: 'approval', pendingApprovals: [call, other] }),
@@ -250,7 +252,7 @@ describe('structured output', () => {
       state,
       { type: 'text-delta', delta: 'Looking.' },
       { type: 'tool-call', toolCall: { id: 'c', name: 'add', args: {} } },
-      { type: 'step-finish', step: 1, message: aiMessage('Looking.'), toolMessages: [] },
+      { type: 'step-finish', step: 1, message: aiMessage('Looking.'), toolMessages: [], model: SCRIPTED },
       { type: 'text-delta', delta: '{"n":' },
     );
     state.apply({ type: 'output-delta', partial: { n: 3 } } as unknown as AgentEvent);
@@ -271,7 +273,7 @@ describe('rollback (what a retry drops)', () => {
       state,
       { type: 'text-delta', delta: 'Let me.' },
       { type: 'tool-call', toolCall: { id: 'c', name: 'add', args: {} } },
-      { type: 'step-finish', step: 1, message: aiMessage('Let me.'), toolMessages: [] },
+      { type: 'step-finish', step: 1, message: aiMessage('Let me.'), toolMessages: [], model: SCRIPTED },
       { type: 'text-delta', delta: 'The resu' },
       { type: 'tool-input-start', toolCallId: 'x', name: 'add', index: 0 },
       finish({ stopReason: 'aborted' }),

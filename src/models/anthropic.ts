@@ -4,7 +4,15 @@ import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { AnthropicDecoder } from '../stream/decoders/anthropic-decoder';
 import { joinURL, streamOverHTTP, transport, withFittedImages } from './http';
-import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
+import {
+  checkModelOptions,
+  historyOf,
+  mergeBody,
+  resolveRequest,
+  setDefined,
+  settingsOf,
+  withContextWindow,
+} from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
 
 export interface AnthropicOptions extends HttpClientOptions, ModelSettings {
@@ -37,19 +45,22 @@ export function anthropic(options: AnthropicOptions): ChatModel {
   };
   if (apiKey) headers['x-api-key'] = apiKey;
   const provider = 'anthropic';
-  return {
-    provider,
-    modelId: model,
-    stream(input) {
-      const request = resolveRequest(defaults, input);
-      const body = withFittedImages(request, 'anthropic', (r) => anthropicBody(model, r));
-      return streamOverHTTP(
-        t,
-        { provider, url: joinURL(baseURL, 'v1/messages'), headers, body, apiKey, signal: request.signal },
-        (bytes, signal) => decodeWith(new AnthropicDecoder(), bytes, { signal }),
-      );
+  return withContextWindow(
+    {
+      provider,
+      modelId: model,
+      stream(input) {
+        const request = resolveRequest(defaults, input);
+        const body = withFittedImages(request, 'anthropic', (r) => anthropicBody(model, r));
+        return streamOverHTTP(
+          t,
+          { provider, url: joinURL(baseURL, 'v1/messages'), headers, body, apiKey, signal: request.signal },
+          (bytes, signal) => decodeWith(new AnthropicDecoder(), bytes, { signal }),
+        );
+      },
     },
-  };
+    options,
+  );
 }
 
 function anthropicBody(model: string, request: ModelRequest): Obj {

@@ -4,7 +4,15 @@ import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { GeminiDecoder } from '../stream/decoders/gemini-decoder';
 import { joinURL, streamOverHTTP, transport, withFittedImages } from './http';
-import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
+import {
+  checkModelOptions,
+  historyOf,
+  mergeBody,
+  resolveRequest,
+  setDefined,
+  settingsOf,
+  withContextWindow,
+} from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
 
 export interface GeminiOptions extends HttpClientOptions, ModelSettings {
@@ -27,26 +35,29 @@ export function gemini(options: GeminiOptions): ChatModel {
   const baseURL = options.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta';
   const defaults = settingsOf(options);
   const provider = 'gemini';
-  return {
-    provider,
-    modelId: model,
-    stream(input) {
-      const request = resolveRequest(defaults, input);
-      const body = withFittedImages(request, 'gemini', geminiBody);
-      return streamOverHTTP(
-        t,
-        {
-          provider,
-          url: joinURL(baseURL, `models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`),
-          headers: apiKey ? { 'x-goog-api-key': apiKey } : {},
-          body,
-          apiKey,
-          signal: request.signal,
-        },
-        (bytes, signal) => decodeWith(new GeminiDecoder(), bytes, { signal }),
-      );
+  return withContextWindow(
+    {
+      provider,
+      modelId: model,
+      stream(input) {
+        const request = resolveRequest(defaults, input);
+        const body = withFittedImages(request, 'gemini', geminiBody);
+        return streamOverHTTP(
+          t,
+          {
+            provider,
+            url: joinURL(baseURL, `models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`),
+            headers: apiKey ? { 'x-goog-api-key': apiKey } : {},
+            body,
+            apiKey,
+            signal: request.signal,
+          },
+          (bytes, signal) => decodeWith(new GeminiDecoder(), bytes, { signal }),
+        );
+      },
     },
-  };
+    options,
+  );
 }
 
 const MODES = { auto: 'AUTO', required: 'ANY', none: 'NONE' } as const;

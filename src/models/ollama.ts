@@ -3,7 +3,15 @@ import type { Obj } from '../providers/wire';
 import { decodeWith } from '../stream/decode-stream';
 import { OllamaDecoder } from '../stream/decoders/ollama-decoder';
 import { joinURL, streamOverHTTP, transport, withFittedImages } from './http';
-import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
+import {
+  checkModelOptions,
+  historyOf,
+  mergeBody,
+  resolveRequest,
+  setDefined,
+  settingsOf,
+  withContextWindow,
+} from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
 
 export interface OllamaOptions extends HttpClientOptions, ModelSettings {
@@ -24,19 +32,22 @@ export function ollama(options: OllamaOptions): ChatModel {
   const baseURL = options.baseURL ?? 'http://localhost:11434';
   const defaults = settingsOf(options);
   const provider = 'ollama';
-  return {
-    provider,
-    modelId: options.model,
-    stream(input) {
-      const request = resolveRequest(defaults, input);
-      const body = withFittedImages(request, 'ollama', (r) => ollamaBody(options.model, r));
-      return streamOverHTTP(
-        t,
-        { provider, url: joinURL(baseURL, 'api/chat'), headers: {}, body, apiKey: undefined, signal: request.signal },
-        (bytes, signal) => decodeWith(new OllamaDecoder(), bytes, { framing: 'ndjson', signal }),
-      );
+  return withContextWindow(
+    {
+      provider,
+      modelId: options.model,
+      stream(input) {
+        const request = resolveRequest(defaults, input);
+        const body = withFittedImages(request, 'ollama', (r) => ollamaBody(options.model, r));
+        return streamOverHTTP(
+          t,
+          { provider, url: joinURL(baseURL, 'api/chat'), headers: {}, body, apiKey: undefined, signal: request.signal },
+          (bytes, signal) => decodeWith(new OllamaDecoder(), bytes, { framing: 'ndjson', signal }),
+        );
+      },
     },
-  };
+    options,
+  );
 }
 
 function ollamaBody(model: string, request: ModelRequest): Obj {

@@ -9,7 +9,15 @@ import { OpenAIResponsesDecoder } from '../stream/decoders/openai-responses-deco
 import type { StreamPart } from '../stream/stream-part';
 import { joinURL, Later, streamOverHTTP, transport, withFittedImages } from './http';
 import { modelStream } from './model-stream';
-import { checkModelOptions, historyOf, mergeBody, resolveRequest, setDefined, settingsOf } from './settings';
+import {
+  checkModelOptions,
+  historyOf,
+  mergeBody,
+  resolveRequest,
+  setDefined,
+  settingsOf,
+  withContextWindow,
+} from './settings';
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings, ToolChoice } from './types';
 
 /**
@@ -59,46 +67,49 @@ export function openAICompatible(options: OpenAICompatibleOptions): ChatModel {
   const baseURL = options.baseURL ?? 'https://api.openai.com/v1';
   const defaults = settingsOf(options);
   const provider = 'openai-compatible';
-  return {
-    provider,
-    modelId: options.model,
-    stream(input) {
-      const request = resolveRequest(defaults, input);
-      const body =
-        api === 'chat'
-          ? withFittedImages(request, 'openai-chat', (r) => chatBody(options.model, r))
-          : withFittedImages(request, 'openai-responses', (r) => responsesBody(options.model, r));
-      if (client) {
-        return modelStream(provider, request.signal, async (signal) => {
-          const decoder = new OpenAIChatDecoder();
-          const chunks = await client.chat.completions.create(
-            body instanceof Later ? ((await body.make()) as Obj) : body,
-            {
-              signal,
-            },
-          );
-          async function* parts(): AsyncGenerator<StreamPart> {
-            for await (const chunk of chunks) yield* decoder.push(chunk);
-            yield* decoder.flush();
-          }
-          return { [Symbol.asyncIterator]: () => parts(), message: () => decoder.finish() };
-        });
-      }
-      return streamOverHTTP(
-        t,
-        {
-          provider,
-          url: joinURL(baseURL, api === 'chat' ? 'chat/completions' : 'responses'),
-          headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-          body,
-          apiKey,
-          signal: request.signal,
-        },
-        (bytes, signal) =>
-          decodeWith(api === 'chat' ? new OpenAIChatDecoder() : new OpenAIResponsesDecoder(), bytes, { signal }),
-      );
+  return withContextWindow(
+    {
+      provider,
+      modelId: options.model,
+      stream(input) {
+        const request = resolveRequest(defaults, input);
+        const body =
+          api === 'chat'
+            ? withFittedImages(request, 'openai-chat', (r) => chatBody(options.model, r))
+            : withFittedImages(request, 'openai-responses', (r) => responsesBody(options.model, r));
+        if (client) {
+          return modelStream(provider, request.signal, async (signal) => {
+            const decoder = new OpenAIChatDecoder();
+            const chunks = await client.chat.completions.create(
+              body instanceof Later ? ((await body.make()) as Obj) : body,
+              {
+                signal,
+              },
+            );
+            async function* parts(): AsyncGenerator<StreamPart> {
+              for await (const chunk of chunks) yield* decoder.push(chunk);
+              yield* decoder.flush();
+            }
+            return { [Symbol.asyncIterator]: () => parts(), message: () => decoder.finish() };
+          });
+        }
+        return streamOverHTTP(
+          t,
+          {
+            provider,
+            url: joinURL(baseURL, api === 'chat' ? 'chat/completions' : 'responses'),
+            headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+            body,
+            apiKey,
+            signal: request.signal,
+          },
+          (bytes, signal) =>
+            decodeWith(api === 'chat' ? new OpenAIChatDecoder() : new OpenAIResponsesDecoder(), bytes, { signal }),
+        );
+      },
     },
-  };
+    options,
+  );
 }
 
 function chatBody(model: string, request: ModelRequest): Obj {

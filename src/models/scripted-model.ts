@@ -6,8 +6,8 @@ import { OpenAIChatDecoder } from '../stream/decoders/openai-chat-decoder';
 import type { StreamPart } from '../stream/stream-part';
 import { sleep } from './http';
 import { modelStream } from './model-stream';
-import { resolveRequest } from './settings';
-import type { ChatModel, ModelRequest } from './types';
+import { resolveRequest, withContextWindow } from './settings';
+import type { ChatModel, ModelInfoOptions, ModelRequest } from './types';
 
 /** One turn of a scripted model: text, tool calls, or both. */
 export interface ScriptedTurn {
@@ -15,7 +15,7 @@ export interface ScriptedTurn {
   toolCalls?: { name: string; args: Record<string, unknown>; id?: string }[];
 }
 
-export interface ScriptedModelOptions {
+export interface ScriptedModelOptions extends ModelInfoOptions {
   /** Characters per streamed piece of text or argument JSON. Default 4. */
   chunkSize?: number;
   /** A pause between pieces, to watch it stream (demos). Default 0: no pause. */
@@ -46,27 +46,30 @@ export function scriptedModel(
   // Ids unique beyond this instance: a conversation restored from a checkpoint keeps the ids of
   // its earlier calls, and a page reloaded makes a new model whose count starts again.
   const instance = Math.random().toString(36).slice(2, 8);
-  return {
-    provider: 'scripted',
-    modelId: options.name ?? 'scripted',
-    stream(input) {
-      const request = resolveRequest({}, input);
-      return modelStream('scripted', request.signal, async (signal) => {
-        const turn = await respond(request.messages, request);
-        const chunks = chunksOf(checkTurn(turn), `scripted-${instance}-${++turns}`, chunkSize, request);
-        const decoder = new OpenAIChatDecoder();
-        async function* parts(): AsyncGenerator<StreamPart> {
-          for (const chunk of chunks) {
-            if (delayMs > 0) await sleep(delayMs, signal);
-            signal.throwIfAborted();
-            yield* decoder.push(chunk);
+  return withContextWindow(
+    {
+      provider: 'scripted',
+      modelId: options.name ?? 'scripted',
+      stream(input) {
+        const request = resolveRequest({}, input);
+        return modelStream('scripted', request.signal, async (signal) => {
+          const turn = await respond(request.messages, request);
+          const chunks = chunksOf(checkTurn(turn), `scripted-${instance}-${++turns}`, chunkSize, request);
+          const decoder = new OpenAIChatDecoder();
+          async function* parts(): AsyncGenerator<StreamPart> {
+            for (const chunk of chunks) {
+              if (delayMs > 0) await sleep(delayMs, signal);
+              signal.throwIfAborted();
+              yield* decoder.push(chunk);
+            }
+            yield* decoder.flush();
           }
-          yield* decoder.flush();
-        }
-        return { [Symbol.asyncIterator]: () => parts(), message: () => decoder.finish() };
-      });
+          return { [Symbol.asyncIterator]: () => parts(), message: () => decoder.finish() };
+        });
+      },
     },
-  };
+    options,
+  );
 }
 
 function checkTurn(turn: unknown): ScriptedTurn {

@@ -3,7 +3,7 @@ import { checkCount, checkSignal } from '../errors/option-checks';
 import { isPlainObject } from '../json/json-value';
 import { systemMessage } from '../messages/constructors';
 import type { Message } from '../messages/types';
-import type { ModelRequest, ModelSettings, ToolChoice } from './types';
+import type { ChatModel, ModelInfoOptions, ModelRequest, ModelSettings, ToolChoice } from './types';
 
 const SETTING_KEYS = ['temperature', 'maxTokens', 'toolChoice', 'parallelToolCalls', 'providerOptions'] as const;
 
@@ -96,6 +96,12 @@ export function settingsOf(options: ModelSettings): ModelSettings {
   });
   checkSettings(settings);
   return settings;
+}
+
+/** `model` with its context window from `options`, checked (a `TypeError` when it is not a count). */
+export function withContextWindow(model: ChatModel, options: ModelInfoOptions): ChatModel {
+  if (options.contextWindow === undefined) return model;
+  return { ...model, contextWindow: checkCount('contextWindow', options.contextWindow, { min: 1 }) };
 }
 
 /** The options every client takes, checked: a `TypeError` names the bad one. */

@@ -56,11 +56,25 @@ export interface ChatModel {
   readonly provider: string;
   /** The model's name as the provider knows it. */
   readonly modelId: string;
+  /**
+   * The model's context window in tokens, when the app gave it (`contextWindow` in the client's
+   * options): an agent then fits each request to it (see docs/agent.md).
+   */
+  readonly contextWindow?: number;
   stream(request: ModelRequest): ModelStream;
 }
 
+/** What every client takes about the model itself. */
+export interface ModelInfoOptions {
+  /**
+   * The model's context window in tokens (input and output together), as its provider documents
+   * it or the server was started with (Ollama's `num_ctx`): an agent fits each request to it.
+   */
+  contextWindow?: number;
+}
+
 /** Options every HTTP client shares. */
-export interface HttpClientOptions {
+export interface HttpClientOptions extends ModelInfoOptions {
   /** Replaces the global `fetch` (a proxy, a test double, a custom agent). */
   fetch?: typeof fetch;
   /** Extra request headers. */
