@@ -95,6 +95,44 @@ const bytesResponse = (bytes: Uint8Array) =>
 
 const STEPS = 30;
 
+/** Characters of arguments in the long call, and in each of its deltas. */
+const LONG_ARGS = 50_000_000;
+const LONG_DELTA = 256;
+/** The size of the reads the long answer's body gives (a network read's size). */
+const READ_BYTES = 65_536;
+
+/**
+ * One answer whose single call writes a 50 MB file as one string argument, in 256-character
+ * deltas, as the SSE bytes a provider sends (about 90 MB of them).
+ */
+function longArgsBytes(): Uint8Array {
+  const line = 'A line of the "file", with a tab\tand café ☕ in it.\n';
+  const args = JSON.stringify({ i: 0, content: line.repeat(Math.ceil(LONG_ARGS / line.length)) });
+  const events = [
+    delta({ role: 'assistant', content: '' }),
+    delta({ tool_calls: [{ index: 0, id: 'call_long', type: 'function', function: { name: 'noop', arguments: '' } }] }),
+  ];
+  for (let at = 0; at < args.length; at += LONG_DELTA)
+    events.push(delta({ tool_calls: [{ index: 0, function: { arguments: args.slice(at, at + LONG_DELTA) } }] }));
+  events.push(delta({}, 'tool_calls'), 'data: [DONE]\n\n');
+  return encoder.encode(events.join(''));
+}
+
+/** A body that has every byte ready: each read is answered at once, READ_BYTES at a time. */
+function readyResponse(bytes: Uint8Array): Response {
+  let at = 0;
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at >= bytes.length) return controller.close();
+        controller.enqueue(bytes.subarray(at, at + READ_BYTES));
+        at += READ_BYTES;
+      },
+    }),
+    { headers: { 'content-type': 'text/event-stream' } },
+  );
+}
+
 export const agentCases: BenchCase[] = [
   {
     name: 'anchor/stream-chunk-to-read',
@@ -224,4 +262,54 @@ export const agentCases: BenchCase[] = [
       };
     },
   },
+  longArgsCase(false),
+  longArgsCase(true),
 ];
+
+/**
+ * The longest main-thread task while an agent step decodes one call of 50 MB of arguments: with
+ * no tools (the decoding path alone: bytes → SSE → decoder → agent → events), or with the call
+ * sent to a sealed pool worker once its arguments close (the page then copies them into a message).
+ */
+function longArgsCase(withPool: boolean): BenchCase {
+  return {
+    name: `agent/long-args-longest-task${withPool ? '-pool' : ''}`,
+    unit: 'ms',
+    ...(withPool ? {} : { target: { max: 200, of: 'median' } }),
+    repeat: 3,
+    warmup: 1,
+    // The sample before leaves some 400 MB behind (its answer decoded twice over, as text and as
+    // value): collected in the pause, not in the middle of this sample's stream.
+    pauseMs: 1000,
+    note: `the longest main-thread task (PerformanceObserver longtask; 0: none of 50 ms or more) while an agent step decodes one call of ${LONG_ARGS / 1e6} MB of arguments (a string with escapes and non-ASCII) streamed in ${LONG_DELTA}-character deltas, from an OpenAI answer whose body has every byte ready, read ${READ_BYTES / 1024} KB at a time; every event consumed; ${withPool ? 'the call then goes to a sealed pool worker (no target: what sending 50 MB to a worker costs the page in one task)' : 'an agent with no tools (the call is answered "not found"); target ≤ 200 ms'}`,
+    async setup() {
+      const pool = withPool ? await warmPool() : undefined;
+      const bytes = longArgsBytes();
+      const model = openAICompatible({
+        baseURL: 'http://bench.invalid/v1',
+        model: 'm',
+        fetch: async () => readyResponse(bytes),
+      });
+      const agent = createAgent({ model, ...(pool ? { pool } : {}), maxSteps: 1 });
+      await agent.tools();
+      return {
+        sample: async () => {
+          const tasks: number[] = [];
+          const observer = new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) tasks.push(entry.duration);
+          });
+          observer.observe({ type: 'longtask' });
+          let deltas = 0;
+          for await (const event of agent.stream('go')) {
+            if (event.type === 'tool-input-delta') deltas++;
+            if (event.type === 'error') throw event.error;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          observer.disconnect();
+          if (deltas < LONG_ARGS / LONG_DELTA) throw new Error(`only ${deltas} argument deltas came`);
+          return Math.max(0, ...tasks);
+        },
+      };
+    },
+  };
+}

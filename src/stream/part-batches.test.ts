@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromChunks, splitBytes } from '../../test/stream-helpers';
 import { decodeStream } from './decode-stream';
 import { batchesOf } from './part-batches';
@@ -117,6 +117,60 @@ describe('reading a decoded stream in batches', () => {
     for await (const batch of stream.batches()) batches.push(batch);
     expect(cancelled).toBe(true);
     expect(stream.message().content).toBe('a');
+  });
+
+  describe('a stream whose input is all there', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    /** Read `text` as one chunk while the clock (performance.now) runs as `tick` says; did the event loop get a turn before the end? */
+    async function readPaced(mode: 'parts' | 'batches', tick: (clock: number) => number) {
+      let clock = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => {
+        clock = tick(clock);
+        return clock;
+      });
+      // The page's other work: a task at every turn of the event loop, from before reading begins.
+      let turns = 0;
+      let reading = true;
+      const turn = () => {
+        turns++;
+        if (reading) setImmediate(turn);
+      };
+      setImmediate(turn);
+      const stream = decodeStream('openai-chat', fromChunks([bytesOf(answer(40))]));
+      const batches: StreamPart[][] = [];
+      if (mode === 'parts') for await (const part of stream) batches.push([part]);
+      else for await (const batch of stream.batches()) batches.push(batch);
+      reading = false;
+      const ranBeforeTheEnd = turns > 0;
+      vi.restoreAllMocks();
+      return { batches, ranBeforeTheEnd, message: stream.message() };
+    }
+
+    it('lets the page run once its reading has worked a slice, and gives the same parts', async () => {
+      const expected = await byParts(answer(40), []);
+      for (const mode of ['parts', 'batches'] as const) {
+        // Every look at the clock finds it a millisecond on: reading takes its time.
+        const paced = await readPaced(mode, (clock) => clock + 1);
+        expect(paced.ranBeforeTheEnd, mode).toBe(true);
+        expect(strip(paced.batches.flat())).toEqual(strip(expected.parts));
+        expect(paced.message).toEqual(expected.message);
+      }
+    });
+
+    it('hands over a chunk that takes more than a slice to decode in several batches', async () => {
+      const paced = await readPaced('batches', (clock) => clock + 1);
+      expect(paced.batches.length).toBeGreaterThan(1);
+      expect(paced.batches.every((b) => b.length > 0)).toBe(true);
+    });
+
+    it('does not stop to yield while the clock stands still', async () => {
+      const paced = await readPaced('batches', (clock) => clock);
+      expect(paced.batches).toHaveLength(1);
+      expect(paced.ranBeforeTheEnd).toBe(false);
+    });
   });
 
   it('batchesOf gives a stream without batches of its own one part per batch', async () => {

@@ -6,11 +6,14 @@
  * started together), for one resolved promise per chunk instead of one per part.
  */
 
+import { SLICE_MS, WorkSlice } from './work-slice';
+
 /** A stream that can also be read a batch at a time. */
 export interface BatchedParts<T> extends AsyncIterable<T> {
   /**
-   * The same parts, one array (never empty) per chunk of input. Read this or the parts, not
-   * both. A part's live values (`partialArgs`) are then as of the end of its batch.
+   * The same parts, one array (never empty) per chunk of input (a chunk that takes long to
+   * decode comes in several). Read this or the parts, not both. A part's live values
+   * (`partialArgs`) are then as of the end of its batch.
    */
   batches(): AsyncIterable<T[]>;
 }
@@ -25,31 +28,52 @@ export interface UnitSource<T> {
   close(): Promise<void>;
 }
 
-/** A `UnitSource` as a stream of parts that can also be read in batches. */
+/**
+ * A `UnitSource` as a stream of parts that can also be read in batches. Reading yields to the
+ * page after each slice of work (`WorkSlice`): a batch holds one chunk's parts, or as many as
+ * were decoded in one slice when a chunk is bigger than that.
+ */
 export function unitStream<T, S extends object>(source: UnitSource<T>, extra: S): BatchedParts<T> & S {
   let buffer: T[] = [];
   let index = 0;
+  const slice = new WorkSlice();
   const done = async (): Promise<IteratorResult<never>> => {
     buffer = [];
     await source.close();
     return { done: true, value: undefined };
   };
+  /** Read the next chunk, then go on with `next`. */
+  const fill = <R>(next: () => Promise<IteratorResult<R>>): Promise<IteratorResult<R>> => {
+    const from = performance.now();
+    return source.fill().then((more) => {
+      // A read that took a slice waited for the network, and the page ran meanwhile.
+      if (performance.now() - from > SLICE_MS) slice.restart();
+      return more ? next() : { done: true, value: undefined };
+    });
+  };
   const nextPart = (): Promise<IteratorResult<T>> => {
     while (index >= buffer.length) {
+      if (slice.spent) return slice.yield().then(nextPart);
       const unit = source.take();
-      if (!unit) return source.fill().then((more) => (more ? nextPart() : { done: true, value: undefined }));
+      if (!unit) return fill(nextPart);
       buffer = unit;
       index = 0;
     }
     return Promise.resolve({ done: false, value: buffer[index++] as T });
   };
   const nextBatch = (): Promise<IteratorResult<T[]>> => {
+    if (slice.spent) return slice.yield().then(nextBatch);
+    const start = performance.now();
     const batch: T[] = buffer.slice(index);
     buffer = [];
     index = 0;
-    for (let unit = source.take(); unit; unit = source.take()) for (const part of unit) batch.push(part);
+    for (let unit = source.take(); unit; unit = source.take()) {
+      for (const part of unit) batch.push(part);
+      // A chunk that takes more than a slice to decode is handed over in pieces.
+      if (batch.length > 0 && performance.now() - start > SLICE_MS) break;
+    }
     if (batch.length > 0) return Promise.resolve({ done: false, value: batch });
-    return source.fill().then((more) => (more ? nextBatch() : { done: true, value: undefined }));
+    return fill(nextBatch);
   };
   const parts: AsyncIterator<T> = { next: nextPart, return: done };
   const batches: AsyncIterator<T[]> = { next: nextBatch, return: done };
