@@ -16,6 +16,25 @@ describe('mergeToolCallChunks', () => {
     expect(result.chunks).toEqual([{ index: 0, id: 'call_1', name: 'add', args: '{"a": 3, "b": 1' }]);
   });
 
+  it('merges a long argument from many fragments, pairs and escapes cut between them, cut off or whole', () => {
+    const content = 'A "quoted" line, a tab\tand 😀 in it.\n'.repeat(20_000);
+    const text = JSON.stringify({ content });
+    const fragments = [];
+    for (let at = 0; at < text.length; at += 7) fragments.push({ index: 0, args: text.slice(at, at + 7) });
+    const whole = mergeToolCallChunks([{ index: 0, id: 'w', name: 'write', args: '' }, ...fragments]);
+    expect(whole.toolCalls).toEqual([{ id: 'w', name: 'write', args: { content } }]);
+    // Cut inside the string, between the halves of a pair: the best-effort prefix of it, without the half.
+    const end = text.indexOf('😀', 300_000) + 1;
+    const cut = mergeToolCallChunks([
+      { index: 0, id: 'w', name: 'write', args: '' },
+      ...fragments.slice(0, Math.floor(end / 7)),
+      { index: 0, args: text.slice(Math.floor(end / 7) * 7, end) },
+    ]);
+    const shown = String((cut.toolCalls[0]?.args as { content?: string } | undefined)?.content);
+    expect(content.startsWith(shown) && shown.length > 300_000).toBe(true);
+    expect(/[\uD800-\uDBFF]$/.test(shown)).toBe(false);
+  });
+
   it('keeps different indexes apart and orders them by index whatever the arrival order', () => {
     const result = mergeToolCallChunks([
       { index: 1, id: 'b', name: 'second', args: '{"x":' },
