@@ -31,7 +31,7 @@ describe('mergeToolCallChunks', () => {
       { index: 0, args: text.slice(Math.floor(end / 7) * 7, end) },
     ]);
     const shown = String((cut.toolCalls[0]?.args as { content?: string } | undefined)?.content);
-    expect(content.startsWith(shown) && shown.length > 300_000).toBe(true);
+    expect(content.startsWith(shown) && shown.length > 250_000).toBe(true);
     expect(/[\uD800-\uDBFF]$/.test(shown)).toBe(false);
   });
 
