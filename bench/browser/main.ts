@@ -12,6 +12,7 @@ import { multimodalCases } from './multimodal';
 import { outputCases } from './output';
 import { poolCases } from './pool';
 import { storeCases } from './store';
+import { wideTurnCases } from './wide-turn';
 
 let sealed: WorkerPool | undefined;
 
@@ -21,6 +22,7 @@ const cases: BenchCase[] = [
   ...poolCases,
   ...storeCases,
   ...invokerCases,
+  ...wideTurnCases,
   ...agentCases,
   ...outputCases,
   ...codeCases,

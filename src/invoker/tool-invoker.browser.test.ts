@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { testPool } from '../../test/pool-helpers';
+import toolsUrl from '../../test/workers/tools.worker.ts?worker&url';
 import { defineTool } from '../../worker/define-tool';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { aiMessage, userMessage } from '../messages/constructors';
@@ -175,4 +176,76 @@ describe('time limits through the invoker', () => {
       await limited.close();
     }
   });
+});
+
+describe('a turn of 10,000 calls, through a sealed pool', () => {
+  const CALLS = 10_000;
+  const wideTurn = (prefix: string) =>
+    Array.from({ length: CALLS }, (_, i): ToolCall => ({ id: `${prefix}_${i}`, name: 'add', args: { a: i, b: 1 } }));
+
+  /** Each call's events by type, counted. */
+  function countEvents(events: ToolEvent[]): Map<string, Record<string, number>> {
+    const counts = new Map<string, Record<string, number>>();
+    for (const e of events) {
+      if (!('toolCallId' in e)) continue;
+      const mine = counts.get(e.toolCallId) ?? {};
+      mine[e.type] = (mine[e.type] ?? 0) + 1;
+      counts.set(e.toolCallId, mine);
+    }
+    return counts;
+  }
+
+  it('settles every call once, each with its own result, in call order', async () => {
+    const sealed = createWorkerPool({ worker: toolsUrl, timeoutMs: 30_000 });
+    try {
+      const calls = wideTurn('wide');
+      const events: ToolEvent[] = [];
+      for await (const event of new ToolInvoker({ pool: sealed }).stream(aiMessage({ toolCalls: calls })))
+        events.push(event);
+      const counts = countEvents(events);
+      expect(counts.size).toBe(CALLS);
+      for (const c of calls) expect(counts.get(c.id)).toEqual({ 'tool-started': 1, 'tool-finished': 1 });
+      const done = events.at(-1);
+      if (done?.type !== 'done') throw new Error(`the last event is ${done?.type}`);
+      expect(done.messages.map((m) => [m.toolCallId, m.content])).toEqual(calls.map((c, i) => [c.id, `${i + 1}`]));
+      expect(sealed.stats).toMatchObject({ running: 0, queued: 0, restarted: 0 });
+    } finally {
+      await sealed.close();
+    }
+  }, 60_000);
+
+  it('aborted midway, with every call on its worker at once: each call ends once, and the pool serves on', async () => {
+    const sealed = createWorkerPool({ worker: toolsUrl, concurrency: CALLS, timeoutMs: 30_000 });
+    try {
+      const calls = wideTurn('cut');
+      const controller = new AbortController();
+      const reason = new Error('stopped by the user');
+      const events: ToolEvent[] = [];
+      const reading = (async () => {
+        for await (const event of new ToolInvoker({ pool: sealed }).stream(calls, { signal: controller.signal })) {
+          events.push(event);
+          if (event.type === 'tool-finished' && events.length > CALLS + 100) controller.abort(reason);
+        }
+      })();
+      await expect(reading).rejects.toBe(reason);
+      const counts = countEvents(events);
+      expect(counts.size).toBe(CALLS);
+      const ends = calls.map((c) => {
+        const { 'tool-started': started, ...end } = counts.get(c.id) ?? {};
+        expect(started).toBe(1);
+        return end;
+      });
+      // One end each: a result that came before the abort, or the abort.
+      for (const end of ends) expect([{ 'tool-finished': 1 }, { 'tool-error': 1 }]).toContainEqual(end);
+      expect(ends.filter((e) => e['tool-finished']).length).toBeGreaterThan(100);
+      expect(ends.filter((e) => e['tool-error']).length).toBeGreaterThan(0);
+      expect(events.some((e) => e.type === 'done')).toBe(false);
+      // The cancelled calls end in the worker (or it is stopped for them): it serves the next turn.
+      const { messages } = await new ToolInvoker({ pool: sealed }).run([call('add', { a: 2, b: 2 })]);
+      expect(messages[0]?.content).toBe('4');
+      expect(sealed.stats).toMatchObject({ running: 0, queued: 0 });
+    } finally {
+      await sealed.close();
+    }
+  }, 60_000);
 });

@@ -90,9 +90,11 @@ describe('CallLedger', () => {
       () => {},
       () => {},
     );
-    expect(add).toHaveBeenCalledTimes(3); // one listener each
+    // One listener for the three: a turn's calls share its signal, and a listener each made
+    // adding and removing them cost time in the square of their number (Chromium).
+    expect(add).toHaveBeenCalledTimes(1);
     ledger.settle(a, undefined, result('a'));
-    expect(remove).toHaveBeenCalledTimes(1); // a's, as it settled
+    expect(remove).not.toHaveBeenCalled(); // b and c still watch
     controller.abort('stop');
     expect(onAbort.mock.calls).toEqual([
       [b, 'stop'],
@@ -109,8 +111,34 @@ describe('CallLedger', () => {
       () => {},
     );
     ledger.settle(d, undefined, result('d'));
-    expect(removeOther).toHaveBeenCalledTimes(1);
-    expect(remove).toHaveBeenCalledTimes(1); // b's and c's were one-time listeners, gone with the abort
+    expect(removeOther).toHaveBeenCalledTimes(1); // its last call settled
+    expect(remove).not.toHaveBeenCalled(); // a one-time listener, gone with the abort
+  });
+
+  it('lets go of a signal once all of its calls settled, and watches it again for a later call', () => {
+    const controller = new AbortController();
+    const add = vi.spyOn(controller.signal, 'addEventListener');
+    const remove = vi.spyOn(controller.signal, 'removeEventListener');
+    const onAbort = vi.fn();
+    const ledger = new CallLedger(onAbort);
+    const open = (id: string) =>
+      ledger.open(
+        toolCall(id),
+        { signal: controller.signal },
+        10,
+        () => {},
+        () => {},
+      );
+    const a = open('a');
+    const b = open('b');
+    ledger.settle(b, undefined, result('b'));
+    ledger.settle(a, undefined, result('a'));
+    expect(remove).toHaveBeenCalledTimes(1);
+    expect(remove.mock.calls[0]?.[1]).toBe(add.mock.calls[0]?.[1]);
+    const c = open('c');
+    expect(add).toHaveBeenCalledTimes(2);
+    controller.abort('late');
+    expect(onAbort.mock.calls).toEqual([[c, 'late']]);
   });
 
   it('skips a call that a sibling settled while the abort was being handed out', () => {

@@ -22,21 +22,31 @@ export interface PendingCall extends HeldCall {
    * one); cleared when it settles or goes back to the queue.
    */
   timer: ReturnType<typeof setTimeout> | undefined;
-  /** Its listener on `options.signal`, removed when it settles. */
-  onAbort?: () => void;
   /** What it has sent back so far, against the page's limits (its turn's too). */
   spend: CallSpend;
 }
 
+/** The calls watching one signal, and the one listener they share on it. */
+interface Watch {
+  calls: Set<PendingCall>;
+  listener: () => void;
+}
+
 /**
  * Every call the pool has taken and not settled, from `call()` to its one settlement: its id,
- * its abort listener, and settling it exactly once (the caller's promise
- * resolved or rejected, the listener released, the call forgotten). What the pool does with a
- * call in between (queues, workers, deadlines) is the pool's.
+ * the watch on its abort signal, and settling it exactly once (the caller's promise resolved or
+ * rejected, the watch released, the call forgotten). What the pool does with a call in between
+ * (queues, workers, deadlines) is the pool's.
  */
 export class CallLedger {
   readonly #calls = new Map<number, PendingCall>();
   readonly #onAbort: (call: PendingCall, reason: unknown) => void;
+  /**
+   * The calls under each signal, behind one listener per signal: a turn's calls share its
+   * signal, and Chromium looks through a target's listeners on every add and remove, so a
+   * listener per call made a turn of 10,000 calls one task of 300 ms and more.
+   */
+  readonly #watches = new Map<AbortSignal, Watch>();
   #nextId = 1;
 
   /** `onAbort` is told when a call's signal aborts before it settled. */
@@ -66,14 +76,7 @@ export class CallLedger {
       spend: { progress: 0, turn: options.turn },
     };
     this.#calls.set(call.id, call);
-    const signal = options.signal;
-    if (signal) {
-      // A sibling's abort handling may have settled this call before its listener runs.
-      call.onAbort = () => {
-        if (!call.settled) this.#onAbort(call, signal.reason);
-      };
-      signal.addEventListener('abort', call.onAbort, { once: true });
-    }
+    if (options.signal) this.#watch(options.signal, call);
     return call;
   }
 
@@ -102,8 +105,32 @@ export class CallLedger {
     call.settled = true;
     clearTimeout(call.timer);
     this.#calls.delete(call.id);
-    if (call.onAbort) call.options.signal?.removeEventListener('abort', call.onAbort);
+    if (call.options.signal) this.#unwatch(call.options.signal, call);
     if (error) call.reject(rawReason !== undefined ? rawReason : error);
     else call.resolve(result as ToolResult);
+  }
+
+  #watch(signal: AbortSignal, call: PendingCall): void {
+    const watch = this.#watches.get(signal);
+    if (watch) {
+      watch.calls.add(call);
+      return;
+    }
+    const calls = new Set([call]);
+    const listener = () => {
+      this.#watches.delete(signal);
+      // In the order taken; a sibling's abort handling may have settled a call before its turn.
+      for (const c of [...calls]) if (!c.settled) this.#onAbort(c, signal.reason);
+    };
+    this.#watches.set(signal, { calls, listener });
+    signal.addEventListener('abort', listener, { once: true });
+  }
+
+  /** A settled call stops watching; the signal's listener goes with its last call. */
+  #unwatch(signal: AbortSignal, call: PendingCall): void {
+    const watch = this.#watches.get(signal);
+    if (!watch?.calls.delete(call) || watch.calls.size > 0) return;
+    this.#watches.delete(signal);
+    signal.removeEventListener('abort', watch.listener);
   }
 }
