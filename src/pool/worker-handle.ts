@@ -37,9 +37,15 @@ export class WorkerHandle {
   readonly started = new StartedCalls();
   /** Calls sent (or about to be), by pool id, in send order. */
   readonly calls = new Map<number, Dispatched>();
+  /** Calls sent this tick, posted together at its end (a call withdrawn meanwhile is left out then). */
   #outbox: CallRequest[] = [];
   /** A flush is queued for the end of this tick: calls sent until then go with it. */
   #flushScheduled = false;
+  /**
+   * Calls to stop, posted together at the end of the tick, or before any other message: a turn
+   * of 10,000 calls stopped at once was 10,000 messages to another process in one task (300 ms).
+   */
+  #cancels: number[] = [];
   #connected = false;
   #dead = false;
   #stoppedBusy = false;
@@ -210,20 +216,32 @@ export class WorkerHandle {
     return ids;
   }
 
-  /** Forget a call: taken out of the outbox if not posted yet. Says which it was. */
+  /** Forget a call: one not posted yet never will be (the flush leaves it out). Says which it was. */
   withdraw(id: number): 'unsent' | 'sent' | 'absent' {
     const d = this.calls.get(id);
     if (!d) return 'absent';
     this.calls.delete(id);
-    if (d.seq >= 0) return 'sent';
-    const at = this.#outbox.findIndex((r) => r.id === id);
-    if (at >= 0) this.#outbox.splice(at, 1);
-    return 'unsent';
+    return d.seq >= 0 ? 'sent' : 'unsent';
   }
 
+  /** Ask the worker to abort a call it was posted; calls cancelled in the same tick go in one message. */
+  cancel(id: number): void {
+    this.#cancels.push(id);
+    if (this.#cancels.length === 1) queueMicrotask(() => this.#postCancels());
+  }
+
+  /** Post a message; the cancels asked for before it go first. */
   post(message: PageToWorker): void {
     if (this.#dead) return;
+    this.#postCancels();
     this.#worker.postMessage(message);
+  }
+
+  #postCancels(): void {
+    if (this.#dead || this.#cancels.length === 0) return;
+    const ids = this.#cancels;
+    this.#cancels = [];
+    this.#worker.postMessage({ t: 'cancel', ids } satisfies PageToWorker);
   }
 
   /** Called back with requests that could not be cloned, and the error. */
@@ -242,8 +260,11 @@ export class WorkerHandle {
 
   #flush(): void {
     if (this.#dead || this.#outbox.length === 0) return;
-    const calls = this.#outbox;
+    // Withdrawn since it was sent (aborted, say): it is no longer among the worker's calls.
+    const calls = this.#outbox.filter((request) => this.calls.get(request.id)?.request === request);
     this.#outbox = [];
+    if (calls.length === 0) return;
+    this.#postCancels();
     const { sent, unsendable } = postCalls(calls, (message) => this.#worker.postMessage(message));
     // The worker starts calls in the order it receives them: number them as they are posted.
     for (const request of sent) {

@@ -356,7 +356,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     if (!worker || worker.dead) return;
     // Not posted yet: take it back, nothing runs. Posted: ask the tool to stop, and watch.
     if (worker.withdraw(call.id) !== 'sent') return;
-    worker.post({ t: 'cancel', ids: [call.id] });
+    worker.cancel(call.id);
     // It takes no new call until this one ends (or it is stopped for it after the grace): a
     // call sent now would share its fate.
     worker.cancelled.add(call.id);
