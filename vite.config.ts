@@ -23,6 +23,7 @@ const ENTRIES: Record<string, string> = {
   mcp: 'src/mcp/index.ts',
   store: 'src/store/index.ts',
   errors: 'src/errors/index.ts',
+  local: 'src/local/index.ts',
 };
 
 /** Cross-origin isolation: fine-grained `performance.now()` and SharedArrayBuffer. */

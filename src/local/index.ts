@@ -1,0 +1,21 @@
+/**
+ * `moat/local`: a model that runs in the page's browser (llama.cpp in WebAssembly, through wllama,
+ * in a worker of its own), and the browser storage that keeps its file. Apart from `moat` so that an
+ * app that does not use it does not load it.
+ */
+export {
+  type LoadOptions,
+  type LocalModel,
+  type LocalModelInfo,
+  type LocalModelOptions,
+  localModel,
+} from './local-model';
+export { LocalModelError } from './local-model-error';
+export {
+  type CachedModel,
+  cachedModels,
+  type DownloadOptions,
+  type DownloadProgress,
+  deleteCachedModel,
+  downloadModel,
+} from './model-store';
