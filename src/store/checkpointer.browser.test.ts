@@ -46,6 +46,17 @@ function contract(name: string, make: () => Checkpointer) {
       cp.close();
     });
 
+    it('gets the newest by time, then by id, among many (read alone, not with all the others)', async () => {
+      const cp = make();
+      for (let i = 0; i < 30; i++) await cp.put('many', checkpoint('many', `s${String(i).padStart(2, '0')}`, 100 - i));
+      await cp.put('many', checkpoint('many', 'z-late', 200));
+      await cp.put('many', checkpoint('many', 'a-tie', 200));
+      await cp.put('other', checkpoint('other', 'zz', 999));
+      expect((await cp.get('many'))?.id).toBe('z-late');
+      expect((await cp.list('many', { limit: 3 })).map((c) => c.id)).toEqual(['z-late', 'a-tie', 's00']);
+      cp.close();
+    });
+
     it('never overwrites a checkpoint: a second put of its id is CheckpointConflictError', async () => {
       const cp = make();
       await cp.put('t1', checkpoint('t1', 'a', 1));

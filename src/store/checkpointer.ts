@@ -214,9 +214,11 @@ export function createMemoryCheckpointer(): Checkpointer {
 
 /**
  * 1: checkpoints by [threadId, id], indexed by thread. 2: also indexed by time (for `threads()`).
- * 3: the threads' images and files, as Blobs by [threadId, sha-256].
+ * 3: the threads' images and files, as Blobs by [threadId, sha-256]. 4: indexed by [threadId,
+ * createdAt], so that a thread's newest checkpoint is read alone (it was found by reading all of
+ * them: a thread of 400 steps read 400 whole threads to resume).
  */
-const CHECKPOINT_SCHEMA_VERSION = 3;
+const CHECKPOINT_SCHEMA_VERSION = 4;
 
 export interface IndexedDBCheckpointerOptions extends Partial<AttachmentLimits> {}
 
@@ -240,6 +242,7 @@ export function openIndexedDBCheckpointer(name: string, options: IndexedDBCheckp
         }
         if (oldVersion < 2) tx.objectStore('checkpoints').createIndex('time', 'createdAt');
         if (oldVersion < 3) database.createObjectStore('blobs', { keyPath: ['threadId', 'id'] });
+        if (oldVersion < 4) tx.objectStore('checkpoints').createIndex('thread-time', ['threadId', 'createdAt']);
       },
       blocking(_current, _next, event) {
         (event.target as IDBDatabase).close();
@@ -325,7 +328,17 @@ export function openIndexedDBCheckpointer(name: string, options: IndexedDBCheckp
           throw error;
         }
       }),
-    get: (threadId) => guard(async () => (await inflated(pick(await ofThread(threadId), { limit: 1 })))[0]),
+    // The newest by time, then by id: the index's last key, and the highest id among equal times.
+    get: (threadId) =>
+      guard(async () => {
+        const id = checkId(threadId, 'the thread id');
+        const range = IDBKeyRange.bound([id, Number.NEGATIVE_INFINITY], [id, Number.POSITIVE_INFINITY]);
+        const cursor = await (await open())
+          .transaction('checkpoints')
+          .store.index('thread-time')
+          .openCursor(range, 'prev');
+        return cursor ? (await inflated([cursor.value as StoredCheckpoint]))[0] : undefined;
+      }),
     list: async (threadId, options = {}) => {
       checkListOptions(options);
       return guard(async () => inflated(pick(await ofThread(threadId), options)));

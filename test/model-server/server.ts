@@ -166,7 +166,8 @@ export async function startModelServer(options: { port?: number; scenarios?: Sce
         const content: TurnContent = { ...turn };
         if (turn.text !== undefined) content.text = turn.text.replaceAll('{{results}}', results);
         if (scenario.contextWindow !== undefined) content.usage = { input: tokens, ...turn.usage };
-        text = streamBody(format, content, index);
+        // Looping turns: each answer numbered by the request, so that call ids stay unique.
+        text = streamBody(format, content, scenario.pick === 'last-message' ? list.length : index);
       }
       res.writeHead(200, { 'content-type': contentType(format), 'cache-control': 'no-store' });
       const whole = await writeInPieces(
