@@ -3,6 +3,7 @@
  * its own). Snapshots are immutable and share what did not change (draft-messages.ts says how).
  */
 import type { AgentEvent } from '../agent/types';
+import { addStep, emptyTotals, type UsageTotals } from '../agent/usage';
 import { ToolDeniedError } from '../errors/tool-denied-error';
 import { textOf } from '../messages/text-of';
 import type { Content, ToolCall } from '../messages/types';
@@ -23,6 +24,8 @@ export class ChatState {
   #status: ChatStatus = 'idle';
   #error: Error | undefined;
   #threads: readonly ChatThread[] = [];
+  /** The latest run's usage and the thread's, replaced (never changed in place) as steps finish. */
+  #usage: { run: UsageTotals; thread: UsageTotals } = { run: emptyTotals(), thread: emptyTotals() };
   #snapshot: ChatSnapshot;
   #dirty = false;
   #owed = false;
@@ -71,9 +74,13 @@ export class ChatState {
   }
 
   /** Show a saved thread (or an empty one): everything else is dropped. */
-  load(threadId: string, saved: { messages: Parameters<typeof toUIMessages>[0]; pending: readonly ToolCall[] }): void {
+  load(
+    threadId: string,
+    saved: { messages: Parameters<typeof toUIMessages>[0]; pending: readonly ToolCall[]; totals?: UsageTotals },
+  ): void {
     this.#update(() => {
       this.#threadId = threadId;
+      this.#usage = { run: emptyTotals(), thread: saved.totals ?? emptyTotals() };
       const messages = toUIMessages(saved.messages, saved.pending, () => this.#newId());
       // Made just now, seen by no one: a script's console lines are cut down in place.
       for (const message of messages)
@@ -118,6 +125,10 @@ export class ChatState {
   begin(carriesOn: boolean): void {
     this.#update(() => {
       this.#answer.begin(carriesOn);
+      if (!carriesOn) {
+        this.#usage = { ...this.#usage, run: emptyTotals() };
+        this.#touch();
+      }
       this.#setStatus('streaming', undefined);
     });
   }
@@ -238,10 +249,17 @@ export class ChatState {
             this.#pending = [...this.#pending, event.toolCall];
           this.#touch();
           break;
-        case 'step-finish':
+        case 'step-finish': {
           this.#settleLive();
           this.#answer.stepFinished();
+          const run = { ...this.#usage.run };
+          const thread = { ...this.#usage.thread };
+          addStep(run, event.usage, event.cost);
+          addStep(thread, event.usage, event.cost);
+          this.#usage = { run, thread };
+          this.#touch();
           break;
+        }
         case 'finish': {
           if (output.output !== undefined) {
             const value = output.output;
@@ -251,6 +269,9 @@ export class ChatState {
               part.partial = false;
             });
           }
+          // The thread's own count wins (a step this chat did not see, another tab's, is in it).
+          this.#usage = { ...this.#usage, thread: event.totals };
+          this.#touch();
           this.#pending = event.pendingApprovals ?? [];
           for (const call of this.#pending) this.#toolState(call.id, 'awaiting-approval');
           this.#answer.stopped(event.stopReason);
@@ -288,6 +309,7 @@ export class ChatState {
       error: this.#error,
       pendingApprovals: this.#pending,
       threads: this.#threads,
+      usage: this.#usage,
     };
   }
 

@@ -255,6 +255,37 @@ describe('send', () => {
   });
 });
 
+describe('usage', () => {
+  it("shows the run's usage step by step and the thread's totals, which a chat opening the thread again shows too", async () => {
+    const checkpointer = createMemoryCheckpointer();
+    const agent = createAgent({
+      model: model(),
+      invoker: new ToolInvoker({ inlineTools: tools }),
+      checkpointer,
+      prices: { scripted: { input: 1, output: 2 } },
+    });
+    const chat = createChat({ agent, schedule: everyChange });
+    expect(chat.getSnapshot().usage.thread.steps).toBe(0);
+    const afterStep = until(chat, (s) => s.usage.run.steps === 1);
+    await chat.send('Multiply 3 by 12');
+    const first = await afterStep;
+    expect(first.usage.run.inputTokens).toBeGreaterThan(0);
+    const done = chat.getSnapshot().usage;
+    expect(done.run.steps).toBe(2);
+    expect(done.thread).toEqual(done.run);
+    expect(done.run.cost).toBeCloseTo((done.run.inputTokens + 2 * done.run.outputTokens) / 1e6, 12);
+    await chat.send('Hello');
+    const twice = chat.getSnapshot().usage;
+    expect(twice.run.steps).toBe(1);
+    expect(twice.thread.steps).toBe(3);
+    expect(twice.thread.inputTokens).toBe(done.thread.inputTokens + twice.run.inputTokens);
+    // Another chat (a reload) opening the thread shows the thread's totals, and no run yet.
+    const again = createChat({ agent, threadId: chat.getSnapshot().threadId });
+    await again.openThread(chat.getSnapshot().threadId);
+    expect(again.getSnapshot().usage).toEqual({ run: expect.objectContaining({ steps: 0 }), thread: twice.thread });
+  });
+});
+
 describe('snapshots', () => {
   it('are the same object while nothing changes; subscribers hear once per schedule, until they unsubscribe', async () => {
     const frames: (() => void)[] = [];

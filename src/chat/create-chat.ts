@@ -177,7 +177,10 @@ export class Chat {
       await before;
       const saved = await this.#agent.thread(threadId);
       if (epoch !== this.#epoch) return;
-      this.#state.load(threadId, saved ? { messages: saved.messages, pending: saved.pendingApprovals } : EMPTY);
+      this.#state.load(
+        threadId,
+        saved ? { messages: saved.messages, pending: saved.pendingApprovals, totals: saved.totals } : EMPTY,
+      );
     })();
     this.#opening = opening.catch(() => {});
     try {

@@ -1,5 +1,6 @@
 import type { Agent } from '../agent/agent';
 import type { AgentEvent, AgentInput, AgentStopReason, AgentStreamOptions } from '../agent/types';
+import type { UsageTotals } from '../agent/usage';
 import type { ContentPartInput } from '../messages/to-content-part';
 import type { ToolCall } from '../messages/types';
 
@@ -59,6 +60,11 @@ export interface ChatSnapshot {
   pendingApprovals: readonly ToolCall[];
   /** The saved threads, the most recently written first. */
   threads: readonly ChatThread[];
+  /**
+   * Tokens (and cost, when the agent has `prices`): `run`, the latest run's, step by step;
+   * `thread`, the thread's over all its runs, as saved with its checkpoints (a reload keeps it).
+   */
+  usage: { readonly run: UsageTotals; readonly thread: UsageTotals };
 }
 
 /** A saved thread, as a list of conversations shows it. */
