@@ -27,6 +27,7 @@ import { setUpMcpServers } from './ui/mcp-servers';
 import { setUpSettingsDialog } from './ui/settings-dialog';
 import { showStatus } from './ui/status';
 import { ThreadList } from './ui/threads';
+import { usageBadge } from './ui/usage';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -156,10 +157,13 @@ const threads = new ThreadList($<HTMLUListElement>('threads'), {
 });
 
 let streaming = false;
-/** Draw the chat as it stands: the conversation, the sidebar, the composer's buttons. */
+const usage = usageBadge();
+$('fps').after(usage.element);
+/** Draw the chat as it stands: the conversation, the sidebar, the composer's buttons, the tokens used. */
 function draw(): void {
   const snapshot = chat.getSnapshot();
   view.render(snapshot);
+  usage.draw(snapshot.usage);
   threads.render(snapshot.threads, snapshot.threadId);
   // A reload reopens the thread shown.
   if (localStorage.getItem(CURRENT) !== snapshot.threadId) localStorage.setItem(CURRENT, snapshot.threadId);
