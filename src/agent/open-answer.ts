@@ -4,10 +4,11 @@
  * the fallback models tried when a model cannot answer. Everything here happens before any part
  * of an answer is seen, so a step's answer is always one model's.
  */
+
+import { isContextOverflow, overflowFigures } from '../errors/context-overflow';
 import { ModelHTTPError } from '../errors/model-http-error';
 import { ModelNetworkError } from '../errors/model-network-error';
 import type { Message } from '../messages/types';
-import { isContextOverflow, overflowFigures } from '../models/context-overflow';
 import type { ChatModel, ModelRequest, ModelStream } from '../models/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { StreamPart } from '../stream/stream-part';

@@ -1,4 +1,4 @@
-import { ModelHTTPError } from '../errors/model-http-error';
+import { ModelHTTPError } from './model-http-error';
 
 /**
  * The words each provider refuses a request too long for its context with (a 400, or 413), as

@@ -3,6 +3,7 @@ export { ChatBusyError } from './chat-busy-error';
 export { CheckpointConflictError } from './checkpoint-conflict-error';
 export { CheckpointError } from './checkpoint-error';
 export { CodeError, type CodeErrorOptions } from './code-error';
+export { isContextOverflow, overflowFigures } from './context-overflow';
 export { InvalidToolSpecError, type InvalidToolSpecErrorOptions } from './invalid-tool-spec-error';
 export { McpConnectionError, type McpConnectionErrorOptions, type McpFailure } from './mcp-connection-error';
 export {

@@ -1,5 +1,5 @@
+export { isContextOverflow, overflowFigures } from '../errors/context-overflow';
 export { type AnthropicOptions, anthropic } from './anthropic';
-export { isContextOverflow, overflowFigures } from './context-overflow';
 export { type GeminiOptions, gemini } from './gemini';
 export { type OllamaOptions, ollama } from './ollama';
 export { type OpenAIChatClient, type OpenAICompatibleOptions, openAICompatible } from './openai-compatible';
