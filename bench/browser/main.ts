@@ -5,6 +5,7 @@ import poolToolsMiniUrl from '../workers/pool-tools-mini.worker.ts?worker&url';
 import { agentCases } from './agent';
 import { anchorCases } from './anchors';
 import { codeCases } from './code';
+import { contextCases } from './context';
 import { framedAnchorCases } from './framed-anchors';
 import { invokerCases } from './invoker';
 import { mcpCases } from './mcp';
@@ -24,6 +25,7 @@ const cases: BenchCase[] = [
   ...invokerCases,
   ...wideTurnCases,
   ...agentCases,
+  ...contextCases,
   ...outputCases,
   ...codeCases,
   ...multimodalCases,
