@@ -126,8 +126,11 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
     );
     checkSettings(settings);
     const knowledge = new WeakMap<ChatModel, ModelKnowledge>();
+    if (options.summarizer !== undefined && typeof options.summarizer?.stream !== 'function')
+      throw new TypeError(`Expected \`summarizer\` to be a chat model, got ${describeValue(options.summarizer)}`);
     this.#stepAgent = {
       model,
+      summarizer: options.summarizer,
       fallbacks: fallbackModels ? [...fallbackModels] : [],
       prices,
       knowledge: (m) => {

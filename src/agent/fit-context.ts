@@ -28,6 +28,12 @@ export interface FittedContext {
   tokens: number;
   /** How many of the thread's messages were left out. */
   dropped: number;
+  /**
+   * Where what is sent of the conversation begins, after the opening system messages: the
+   * messages from `head` to `from` (whole exchanges) were left out.
+   */
+  head: number;
+  from: number;
 }
 
 /** An image counts as this many tokens whatever its size (Anthropic's largest is about 1,600). */
@@ -121,7 +127,7 @@ export function fitContext(messages: readonly Message[], options: FitOptions): F
   const ranges: SentRanges = head > 0 ? [[0, head]] : [];
   if (lastUser < head) {
     ranges.push([tail, end]);
-    return done(messages, ranges, used);
+    return done(messages, ranges, used, head, tail);
   }
   let start = lastUser;
   // Before it, only when all after it went: whole exchanges, newest first.
@@ -143,14 +149,21 @@ export function fitContext(messages: readonly Message[], options: FitOptions): F
     }
     ranges.push([start, end]);
   } else ranges.push([start, lastUser + 1], [tail, end]);
-  return done(messages, ranges, used);
+  return done(messages, ranges, used, head, start);
 }
 
-function done(messages: readonly Message[], ranges: SentRanges, used: number): FittedContext {
+function done(
+  messages: readonly Message[],
+  ranges: SentRanges,
+  used: number,
+  head: number,
+  from: number,
+): FittedContext {
   const merged = merge(ranges);
   const whole = merged.length === 1 && merged[0]?.[0] === 0 && merged[0][1] === messages.length;
   const out = whole ? [...messages] : merged.flatMap(([a, b]) => messages.slice(a, b));
-  return { messages: out, ranges: merged, tokens: Math.ceil(used), dropped: messages.length - out.length };
+  const dropped = messages.length - out.length;
+  return { messages: out, ranges: merged, tokens: Math.ceil(used), dropped, head, from };
 }
 
 function merge(ranges: SentRanges): SentRanges {

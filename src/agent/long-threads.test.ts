@@ -160,6 +160,64 @@ describe('context that fits', () => {
   });
 });
 
+describe('a summary of what is left out', () => {
+  it('the exchanges a fitted request drops are summarized once each by the summarizer, the summary sent with the system prompt', async () => {
+    const seen: ModelRequest[] = [];
+    const asked: string[] = [];
+    let summaries = 0;
+    const summarizer = scriptedModel((messages) => {
+      asked.push(String(messages[0]?.content));
+      return { text: `summary ${++summaries}` };
+    });
+    const checkpointer = createMemoryCheckpointer();
+    const agent = createAgent({
+      model: adder(seen, { contextWindow: 1_200 }),
+      invoker: invoker(),
+      checkpointer,
+      system: 'You add.',
+      summarizer,
+    });
+    for (let turn = 0; turn < 20; turn++)
+      await agent.run(`Turn ${turn}: ${'please add these numbers for me '.repeat(3)}`, { threadId: 's' });
+    expect(summaries).toBeGreaterThan(1);
+    // Each call after the first goes on from the summary before it, with only what was dropped since.
+    expect(asked[0]).toContain('User: Turn 0');
+    expect(asked[0]).not.toContain('Summary so far');
+    expect(asked[1]).toContain('Summary so far:\nsummary 1');
+    expect(asked[1]).not.toContain('User: Turn 0');
+    const last = seen.at(-1) as ModelRequest;
+    expect(last.system).toBe(`You add.\n\nSummary of the conversation so far:\nsummary ${summaries}`);
+    expect(orphans(last.messages)).toEqual([]);
+    expect(last.messages[0]?.role).toBe('user');
+    // The summary is kept with the thread and named with the step; its calls are counted.
+    const [newest] = await checkpointer.list('s', { limit: 1 });
+    const note = newest?.metadata?.summary as { upTo: number; text: string };
+    expect(note.text).toBe(`summary ${summaries}`);
+    expect(newest?.metadata?.step).toMatchObject({ sent: { summary: note.upTo } });
+    expect((await agent.thread('s'))?.totals.steps).toBe(40 + summaries);
+    // What was sent starts where the summary ends.
+    const sent = (newest?.metadata?.step as { sent: { ranges: [number, number][] } }).sent;
+    expect(sent.ranges[0]?.[0]).toBe(note.upTo);
+  });
+
+  it('a summarizer that fails leaves the exchanges out, and the run goes on', async () => {
+    const seen: ModelRequest[] = [];
+    const summarizer = failing(
+      adder([]),
+      Array.from({ length: 100 }, () => new ModelNetworkError({ provider: 'x', url: 'u' })),
+    );
+    const agent = createAgent({ model: adder(seen, { contextWindow: 600 }), invoker: invoker(), summarizer });
+    for (let turn = 0; turn < 10; turn++) {
+      const result = await agent.run(`Turn ${turn}: ${'please add these numbers for me '.repeat(3)}`, {
+        threadId: 'f',
+      });
+      expect(result.stopReason).toBe('end');
+    }
+    expect(seen.at(-1)?.system).toBeUndefined();
+    expect(seen.at(-1)?.messages.length).toBeLessThan(40);
+  });
+});
+
 describe('fallback models', () => {
   const faults: [string, () => Error][] = [
     ['a network error', () => new ModelNetworkError({ provider: 'flaky', url: 'http://x' })],

@@ -13,6 +13,7 @@ import type { ChatModel, ModelRequest, ModelStream } from '../models/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { StreamPart } from '../stream/stream-part';
 import { type FittedContext, fitContext } from './fit-context';
+import type { Summarized } from './summary';
 import type { AgentEvent } from './types';
 
 /** What the agent has learned of a model from its provider: its window, and its tokens per estimated one. */
@@ -56,6 +57,8 @@ export async function openAnswer(
     knowledge: (model: ChatModel) => ModelKnowledge;
     batchesOf: (stream: ModelStream) => AsyncIterable<StreamPart[]>;
     emit: (event: AgentEvent) => void;
+    /** Summarize what a fitted request left out (`summarizer`), in at most `maxTokens`. */
+    summarize?: (fitted: FittedContext, maxTokens: number) => Promise<Summarized | undefined>;
   },
 ): Promise<OpenedAnswer> {
   for (let m = 0; ; m++) {
@@ -64,10 +67,18 @@ export async function openAnswer(
     let refitted = false;
     for (;;) {
       const window = smaller(model.contextWindow, known.window);
-      const fitted = window === undefined ? undefined : fitTo(request, window, known.calibration);
+      // Room for a summary of what is left out, when there is a summarizer.
+      const summaryTokens = options.summarize && window ? Math.min(1_024, Math.floor(window / 8)) : 0;
+      const fitted = window === undefined ? undefined : fitTo(request, window, known.calibration, summaryTokens);
+      const summary =
+        fitted && options.summarize
+          ? await summaryOf(options.summarize, fitted, summaryTokens, options.signal)
+          : undefined;
+      if (fitted && summary) fitted.from = summary.from;
       const stream = model.stream({
         ...request,
-        messages: fitted?.messages ?? request.messages,
+        ...(summary ? { system: summary.system } : {}),
+        messages: summary?.messages ?? fitted?.messages ?? request.messages,
         signal: options.signal,
       });
       const batches = options.batchesOf(stream)[Symbol.asyncIterator]();
@@ -107,8 +118,23 @@ export function learnFromUsage(
   known.calibration = clamp(inputTokens / raw);
 }
 
-function fitTo(request: StepRequest, window: number, calibration: number): FittedContext {
-  const reserve = request.maxTokens ?? Math.min(4_096, Math.floor(window / 4));
+/** The summary, or none when the summarizer failed: the request then goes without it, as when there is none. */
+async function summaryOf(
+  summarize: NonNullable<Parameters<typeof openAnswer>[2]['summarize']>,
+  fitted: FittedContext,
+  maxTokens: number,
+  signal: AbortSignal,
+): Promise<Summarized | undefined> {
+  try {
+    return await summarize(fitted, maxTokens);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return undefined;
+  }
+}
+
+function fitTo(request: StepRequest, window: number, calibration: number, summary: number): FittedContext {
+  const reserve = (request.maxTokens ?? Math.min(4_096, Math.floor(window / 4))) + summary;
   return fitContext(request.messages, {
     window: Math.floor(window * MARGIN),
     reserve,

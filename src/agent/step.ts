@@ -14,14 +14,43 @@ import type { Checkpointer } from '../store/checkpointer';
 import { batchesOf } from '../stream/part-batches';
 import type { StreamPart } from '../stream/stream-part';
 import { deniedMessage, notFound, verdictFor } from './approvals';
+import type { FittedContext } from './fit-context';
 import { keepEarlyStep } from './keep-early-step';
 import { learnFromUsage, type ModelKnowledge, openAnswer } from './open-answer';
+import { summarize } from './summary';
 import type { StepRecord, Thread } from './thread';
 import type { AgentEvent, AgentOptions, AgentStreamOptions, StepPlan } from './types';
 import { addStep, costOf, type ModelPrice } from './usage';
 
+/** A summary of what the fitted request leaves out, by the agent's summarizer; its usage counts. */
+function summaryFor(
+  agent: StepAgent,
+  thread: Thread,
+  fitted: FittedContext,
+  maxTokens: number,
+  system: string | undefined,
+  signal: AbortSignal,
+) {
+  return summarize(thread.messages, fitted, {
+    model: agent.summarizer as ChatModel,
+    note: thread.summary,
+    system,
+    maxTokens,
+    signal,
+    onUsage: (usage, model) => {
+      const price = agent.prices?.[model.modelId];
+      addStep(thread.totals, usage, price ? costOf(usage, price) : undefined);
+    },
+    onNote: (note) => {
+      thread.summary = note;
+    },
+  });
+}
+
 /** What a step needs of its agent. */
 export interface StepAgent {
+  /** Summarizes the exchanges a fitted request leaves out (else they are dropped). */
+  readonly summarizer: ChatModel | undefined;
   readonly model: ChatModel;
   /** Tried in order after the step's model when it cannot answer. */
   readonly fallbacks: readonly ChatModel[];
@@ -83,7 +112,17 @@ export async function runStep(
         ...(system ? { system } : {}),
         ...(output ? { output: output.format } : {}),
       },
-      { signal, step: progress.steps, knowledge: agent.knowledge, batchesOf, emit },
+      {
+        signal,
+        step: progress.steps,
+        knowledge: agent.knowledge,
+        batchesOf,
+        emit,
+        // A summary stands for the thread's own messages only, not for a list prepareStep gave.
+        ...(agent.summarizer && !plan?.messages
+          ? { summarize: (fitted, maxTokens) => summaryFor(agent, thread, fitted, maxTokens, system, signal) }
+          : {}),
+      },
     );
     batches = opened.batches;
     const partial = output && new PartialOutput();
@@ -152,7 +191,11 @@ export async function runStep(
     const record: StepRecord = { model: `${model.provider}:${model.modelId}` };
     if (ai.usage) record.usage = ai.usage;
     if (cost !== undefined) record.cost = cost;
-    if (fitted && !plan?.messages) record.sent = { ranges: fitted.ranges, tokens: fitted.tokens };
+    if (fitted && !plan?.messages) {
+      record.sent = { ranges: fitted.ranges, tokens: fitted.tokens };
+      if (thread.summary && fitted.from > fitted.head && thread.summary.upTo === fitted.from)
+        record.sent.summary = thread.summary.upTo;
+    }
     thread.messages = [...thread.messages, ai, ...toolMessages];
     thread.state = result.state;
     thread.pending = held;

@@ -5,6 +5,7 @@ import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messag
 import type { Checkpoint, Checkpointer } from '../store/checkpointer';
 import { byRecency } from '../store/thread-summary';
 import type { SentRanges } from './fit-context';
+import type { ThreadSummaryNote } from './summary';
 import { totalsFrom, type UsageTotals } from './usage';
 
 /** What a checkpoint keeps of the model call that made it (`metadata.step`). */
@@ -15,9 +16,15 @@ export interface StepRecord {
   cost?: number;
   /**
    * What of the thread was sent, when the request was fitted to a context window: ranges of
-   * `messages` (`[start, end)`) and the estimated size in tokens.
+   * `messages` (`[start, end)`), the estimated size in tokens, and, when a summary of the
+   * messages before the first range went with the system prompt, where it ends.
    */
-  sent?: { ranges: SentRanges; tokens: number };
+  sent?: { ranges: SentRanges; tokens: number; summary?: number };
+}
+
+function noteFrom(value: unknown): ThreadSummaryNote | undefined {
+  if (!isPlainObject(value) || typeof value.text !== 'string' || !Number.isInteger(value.upTo)) return undefined;
+  return { upTo: value.upTo as number, text: value.text };
 }
 
 /**
@@ -35,6 +42,8 @@ export class Thread {
   running: ToolCall[];
   /** The thread's usage over all its steps (saved with each checkpoint). */
   totals: UsageTotals;
+  /** The summary of its earliest messages, when a summarizer made one (saved with each checkpoint). */
+  summary: ThreadSummaryNote | undefined;
   /**
    * What the run did could not be kept (a save failed): the run ends with that error, even when
    * it was aborted.
@@ -56,6 +65,7 @@ export class Thread {
     this.pending = callsIn(meta.pendingApprovals, id);
     this.running = callsIn(meta.running, id);
     this.totals = totalsFrom(meta.totals);
+    this.summary = noteFrom(meta.summary);
     this.#lastId = from?.id;
     this.#lastAt = from?.at ?? 0;
   }
@@ -90,6 +100,7 @@ export class Thread {
     const seq = this.#seq + 1;
     const metadata: Record<string, JSONValue> = { seq, totals: this.totals as unknown as JSONValue };
     if (step) metadata.step = step as unknown as JSONValue;
+    if (this.summary) metadata.summary = { ...this.summary };
     if (this.pending.length > 0) metadata.pendingApprovals = this.pending as unknown as JSONValue;
     if (this.running.length > 0) metadata.running = this.running as unknown as JSONValue;
     // Ordered by time, then id: both grow, whatever the clock does.

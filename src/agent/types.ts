@@ -89,6 +89,13 @@ export interface AgentOptions<Tools extends ToolSet = ToolSet> extends ModelSett
    * the answer's first part: a step is one model's. Each switch is a `model-retry` event.
    */
   fallbackModels?: readonly ChatModel[];
+  /**
+   * Summarizes the exchanges a request fitted to its window leaves out, instead of only dropping
+   * them: the summary goes with the system prompt (room is kept for it: an eighth of the window,
+   * 1,024 tokens at most) and is kept with the thread, so each exchange is summarized once. A
+   * summary that fails leaves them out. Its calls count in the usage.
+   */
+  summarizer?: ChatModel;
   /** Prices per model id (`model.modelId`): each step's cost, the thread's and the run's. */
   prices?: Readonly<Record<string, ModelPrice>>;
   /** Limits on tokens and cost, per run and per thread: a run stops before the call that would pass one. */

@@ -188,14 +188,19 @@ export function createMemoryCheckpointer(): Checkpointer {
       threads.set(threadId, thread);
       thread.set(stored.id, stored);
     },
+    // Only what is given out is copied (not every checkpoint of the thread, to pick one).
     async get(threadId) {
-      return listFrom(structuredClone([...(threads.get(checkId(threadId, 'the thread id'))?.values() ?? [])]), {
-        limit: 1,
-      })[0];
+      return listFrom(
+        structuredClone(pick([...(threads.get(checkId(threadId, 'the thread id'))?.values() ?? [])], { limit: 1 })),
+        {
+          limit: 1,
+        },
+      )[0];
     },
     async list(threadId, options = {}) {
       checkListOptions(options);
-      return listFrom(structuredClone([...(threads.get(checkId(threadId, 'the thread id'))?.values() ?? [])]), options);
+      const all = [...(threads.get(checkId(threadId, 'the thread id'))?.values() ?? [])];
+      return listFrom(structuredClone(pick(all, options)), { limit: Number.POSITIVE_INFINITY });
     },
     async threads() {
       return byRecency(
