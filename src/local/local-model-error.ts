@@ -4,7 +4,8 @@ import { MoatError, type MoatErrorOptions, registerErrorClass } from '../errors/
  * A local model could not be fetched, kept or loaded. `reason` says which:
  * - `download`: the server refused it or the connection broke (what arrived is kept; the next
  *   load resumes from there);
- * - `storage-full`: the browser's storage has no room for it (its quota, or the disk);
+ * - `storage-full`: the browser's storage has no room for it (its quota, or the disk): the browser
+ *   refused a write, and what was written is removed;
  * - `not-gguf`: the file does not begin as a GGUF file does;
  * - `cannot-load`: llama.cpp refused it (a file cut short, an architecture it does not know, or
  *   more memory than the page may have).

@@ -100,6 +100,22 @@ describe('localModel: llama.cpp in its worker', () => {
     expect(next.message().usage?.outputTokens).toBe(4);
   });
 
+  it('holds structured output to its schema with a grammar', async () => {
+    const schema = {
+      type: 'object',
+      properties: { digit: { type: 'integer', minimum: 0, maximum: 9 }, word: { enum: ['yes', 'no'] } },
+      required: ['digit', 'word'],
+      additionalProperties: false,
+    };
+    const stream = model.stream({ messages: [userMessage('Pick.')], output: { name: 'pick', schema }, maxTokens: 64 });
+    for await (const _ of stream);
+    const answer = JSON.parse(stream.message().content as string);
+    expect(Object.keys(answer).sort()).toEqual(['digit', 'word']);
+    expect(answer.digit).toBeGreaterThanOrEqual(0);
+    expect(answer.digit).toBeLessThanOrEqual(9);
+    expect(['yes', 'no']).toContain(answer.word);
+  });
+
   it('refuses a file that is not a GGUF, clearly', async () => {
     const bad = localModel({ model: new Blob(['<!doctype html>']), wasmUrl });
     const error = await bad.load().catch((e: unknown) => e);

@@ -56,6 +56,22 @@ const GGUF_MAGIC = [0x47, 0x47, 0x55, 0x46]; // "GGUF"
  */
 export async function downloadModel(url: string, options: DownloadOptions = {}): Promise<Blob> {
   const source = absolute(url);
+  try {
+    return await download(source, options);
+  } catch (error) {
+    if (!isQuotaError(error)) throw error;
+    // A write outside the body's (the record, a new part's file) found the storage full.
+    await removeModel(await modelsDirectory(), await keyOf(source)).catch(() => {});
+    throw new LocalModelError({
+      reason: 'storage-full',
+      source,
+      detail: "does not fit in this browser's storage",
+      cause: error,
+    });
+  }
+}
+
+async function download(source: string, options: DownloadOptions): Promise<Blob> {
   const signal = checkSignal(options.signal);
   signal?.throwIfAborted();
   const onProgress = options.onProgress;
@@ -124,16 +140,16 @@ export async function downloadModel(url: string, options: DownloadOptions = {}):
       let at = 0;
       while (at < value.length) {
         if (!writer) {
-          const handle = await dir.getFileHandle(partName(key, index), { create: true });
-          writer = await handle.createWritable();
+          const handle = await stored(dir.getFileHandle(partName(key, index), { create: true }));
+          writer = await stored(handle.createWritable());
           partSize = 0;
         }
         const piece = value.subarray(at, at + (PART_SIZE - partSize));
-        await writer.write(piece);
+        await stored(writer.write(piece));
         partSize += piece.length;
         at += piece.length;
         if (partSize === PART_SIZE) {
-          await writer.close();
+          await stored(writer.close());
           writer = undefined;
           index++;
         }
@@ -141,21 +157,28 @@ export async function downloadModel(url: string, options: DownloadOptions = {}):
       loaded += value.length;
       onProgress?.({ loaded, total });
     }
-    if (writer) await writer.close();
+    if (writer) await stored(writer.close());
     writer = undefined;
   } catch (error) {
     await reader.cancel().catch(() => {});
-    // Keep what arrived (the next load resumes), unless it is not a model at all.
-    if (writer) await (LocalModelError.isInstance(error) ? writer.abort() : writer.close()).catch(() => {});
+    // Keep what arrived (the next load resumes), unless it is not a model at all or cannot fit.
+    if (writer)
+      await (LocalModelError.isInstance(error) || error instanceof StorageRefused
+        ? writer.abort()
+        : writer.close()
+      ).catch(() => {});
     if (LocalModelError.isInstance(error) && error.reason === 'not-gguf') await removeModel(dir, key);
     if (signal?.aborted) throw signal.reason;
-    if (isQuotaError(error))
+    if (error instanceof StorageRefused) {
+      // It cannot be finished here: what was written goes, and the storage is the app's again.
+      await removeModel(dir, key);
       throw new LocalModelError({
         reason: 'storage-full',
         source,
-        detail: `does not fit in this browser's storage (${loaded} of ${total} bytes kept)`,
-        cause: error,
+        detail: `does not fit in this browser's storage (it stopped after ${loaded} of ${total} bytes: ${error.said})`,
+        cause: error.cause,
       });
+    }
     if (LocalModelError.isInstance(error)) throw error;
     throw new LocalModelError({
       reason: 'download',
@@ -240,10 +263,22 @@ async function partsOf(dir: FileSystemDirectoryHandle, key: string): Promise<Fil
   }
 }
 
+/** Removes what is kept of a model; best effort (a full disk can refuse even a listing). */
 async function removeModel(dir: FileSystemDirectoryHandle, key: string): Promise<void> {
-  const names: string[] = [];
-  for await (const name of namesIn(dir)) if (name.startsWith(`${key}.`)) names.push(name);
-  for (const name of names) await dir.removeEntry(name).catch(() => {});
+  try {
+    const names: string[] = [];
+    for await (const name of namesIn(dir)) if (name.startsWith(`${key}.`)) names.push(name);
+    for (const name of names) await dir.removeEntry(name).catch(() => {});
+  } catch {
+    for (let index = 0; ; index++) {
+      const gone = await dir.removeEntry(partName(key, index)).then(
+        () => true,
+        () => false,
+      );
+      if (!gone) break;
+    }
+    await dir.removeEntry(`${key}.json`).catch(() => {});
+  }
 }
 
 async function readRecord(dir: FileSystemDirectoryHandle, key: string): Promise<Kept | undefined> {
@@ -283,6 +318,27 @@ async function checkRoom(needed: number, source: string, response: Response): Pr
     source,
     detail: `needs ${needed} bytes of storage and this browser allows ${Math.max(0, quota - usage)} more`,
   });
+}
+
+/**
+ * A write the browser's storage refused. Past its quota Chromium says QuotaExceededError; when the
+ * disk itself fills, a writer's swap file can vanish and the write fails with NotFoundError
+ * (seen on the quota project's 40 MB disk, two runs in five): either way the file does not fit.
+ */
+class StorageRefused extends Error {
+  readonly said: string;
+  constructor(cause: unknown) {
+    super('storage refused a write', { cause });
+    this.said = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  }
+}
+
+async function stored<T>(operation: Promise<T>): Promise<T> {
+  try {
+    return await operation;
+  } catch (error) {
+    throw error instanceof DOMException ? new StorageRefused(error) : error;
+  }
 }
 
 function isQuotaError(error: unknown): boolean {
