@@ -19,7 +19,15 @@ export type {
   AgentStreamOptions,
   ApprovalContext,
   ApprovalDecision,
+  Budget,
+  BudgetStop,
+  ModelPrice,
+  PrepareStepContext,
+  StepPlan,
+  StopCondition,
+  StopContext,
   ThreadSnapshot,
+  UsageTotals,
 } from './agent/index';
 export {
   type Attachment,

@@ -197,6 +197,7 @@ describe('usage that lasts', () => {
       inputTokens: 2_000,
       outputTokens: 100,
       cachedInputTokens: 800,
+      cacheWriteTokens: 200,
       reasoningTokens: 0,
       steps: 2,
       cost: run.cost,

@@ -14,6 +14,7 @@ import { createMemoryCheckpointer } from '../store/checkpointer';
 import { createAgent } from './agent';
 import { estimateTokens } from './fit-context';
 import type { AgentEvent, AgentOptions } from './types';
+import { checkUsageOptions, costOf } from './usage';
 
 const invoker = () => new ToolInvoker({ inlineTools: [add()] });
 
@@ -290,6 +291,17 @@ describe('usage, cost and budgets', () => {
     expect(second.totals.steps).toBe(4);
     expect(second.totals.inputTokens).toBe((first.usage.inputTokens ?? 0) + (second.usage.inputTokens ?? 0));
     expect(second.totals.cost).toBeCloseTo((first.cost ?? 0) + (second.cost ?? 0), 12);
+  });
+
+  it('prices uncached input, cache reads, cache writes and output each at its rate', () => {
+    const usage = { inputTokens: 1_000, outputTokens: 50, cachedInputTokens: 400, cacheWriteTokens: 100 };
+    const price = { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 };
+    expect(costOf(usage, price)).toBeCloseTo((500 * 3 + 400 * 0.3 + 100 * 3.75 + 50 * 15) / 1e6, 12);
+    // Without a cache-write price, a written token costs what an input token does.
+    expect(costOf(usage, { input: 3, output: 15 })).toBeCloseTo((1_000 * 3 + 50 * 15) / 1e6, 12);
+    expect(() => checkUsageOptions(undefined, { m: { input: 1, output: 1, cacheWrite: -1 } })).toThrow(
+      /\{ input, output, cachedInput\?, cacheWrite\? \}/,
+    );
   });
 
   it('a run budget stops the run before its next model call, with which limit', async () => {

@@ -9,18 +9,21 @@ import type { Usage } from '../messages/types';
 
 /**
  * What a model costs, per million tokens, in the app's currency. `cachedInput` is the price of
- * an input token read from the provider's cache (default: `input`).
+ * an input token read from the provider's cache, `cacheWrite` of one written to it (each
+ * defaulting to `input`).
  */
 export interface ModelPrice {
   input: number;
   output: number;
   cachedInput?: number;
+  cacheWrite?: number;
 }
 
 /**
  * A thread's usage over all its steps. Every provider's figures mean the same here: `inputTokens`
  * counts the whole prompt, cached tokens included (Anthropic's uncached, cache-read and
- * cache-write figures are added up); `cachedInputTokens` the part read from the cache;
+ * cache-write figures are added up); `cachedInputTokens` the part read from the cache,
+ * `cacheWriteTokens` the part written to it;
  * `reasoningTokens` the part of `outputTokens` spent thinking. A figure a provider did not report
  * adds nothing. `cost` is there once a step had a price.
  */
@@ -28,6 +31,7 @@ export interface UsageTotals {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
+  cacheWriteTokens: number;
   reasoningTokens: number;
   /** Model calls counted. */
   steps: number;
@@ -56,15 +60,20 @@ export interface BudgetStop {
 const BUDGET_KEYS = ['runTokens', 'threadTokens', 'runCost', 'threadCost'] as const;
 
 export function emptyTotals(): UsageTotals {
-  return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0, steps: 0 };
+  return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, steps: 0 };
 }
 
-/** A step's cost under `price`: uncached input, cached input and output, each at its rate. */
+/** A step's cost under `price`: uncached input, cache reads, cache writes and output, each at its rate. */
 export function costOf(usage: Usage | undefined, price: ModelPrice): number {
   const input = usage?.inputTokens ?? 0;
   const cached = Math.min(usage?.cachedInputTokens ?? 0, input);
+  const written = Math.min(usage?.cacheWriteTokens ?? 0, input - cached);
   const output = usage?.outputTokens ?? 0;
-  return ((input - cached) * price.input + cached * (price.cachedInput ?? price.input) + output * price.output) / 1e6;
+  const inputCost =
+    (input - cached - written) * price.input +
+    cached * (price.cachedInput ?? price.input) +
+    written * (price.cacheWrite ?? price.input);
+  return (inputCost + output * price.output) / 1e6;
 }
 
 /** Add one step to `totals` (in place). */
@@ -73,6 +82,7 @@ export function addStep(totals: UsageTotals, usage: Usage | undefined, cost: num
   totals.inputTokens += usage?.inputTokens ?? 0;
   totals.outputTokens += usage?.outputTokens ?? 0;
   totals.cachedInputTokens += usage?.cachedInputTokens ?? 0;
+  totals.cacheWriteTokens += usage?.cacheWriteTokens ?? 0;
   totals.reasoningTokens += usage?.reasoningTokens ?? 0;
   if (cost !== undefined) totals.cost = (totals.cost ?? 0) + cost;
 }
@@ -81,7 +91,14 @@ export function addStep(totals: UsageTotals, usage: Usage | undefined, cost: num
 export function totalsFrom(value: unknown): UsageTotals {
   const totals = emptyTotals();
   if (!isPlainObject(value)) return totals;
-  for (const key of ['inputTokens', 'outputTokens', 'cachedInputTokens', 'reasoningTokens', 'steps'] as const) {
+  for (const key of [
+    'inputTokens',
+    'outputTokens',
+    'cachedInputTokens',
+    'cacheWriteTokens',
+    'reasoningTokens',
+    'steps',
+  ] as const) {
     const n = value[key];
     if (typeof n === 'number' && Number.isFinite(n) && n >= 0) totals[key] = n;
   }
@@ -128,12 +145,14 @@ export function checkUsageOptions(budget: unknown, prices: unknown): void {
     for (const [model, price] of Object.entries(prices)) {
       const ok =
         isPlainObject(price) &&
-        ['input', 'output', 'cachedInput'].every(
-          (k) => (k === 'cachedInput' && price[k] === undefined) || (typeof price[k] === 'number' && price[k] >= 0),
+        ['input', 'output', 'cachedInput', 'cacheWrite'].every(
+          (k) =>
+            ((k === 'cachedInput' || k === 'cacheWrite') && price[k] === undefined) ||
+            (typeof price[k] === 'number' && price[k] >= 0),
         );
       if (!ok)
         throw new TypeError(
-          `Expected the price of '${model}' to be { input, output, cachedInput? } per million tokens, got ${describeValue(price)}`,
+          `Expected the price of '${model}' to be { input, output, cachedInput?, cacheWrite? } per million tokens, got ${describeValue(price)}`,
         );
     }
   }

@@ -26,7 +26,7 @@ const tools = (message: UIMessage | undefined) =>
 const SCRIPTED = { provider: 'scripted', modelId: 'scripted' };
 const finish = (extra: Partial<Extract<AgentEvent, { type: 'finish' }>> = {}): AgentEvent => ({
   type: 'finish',
-  totals: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0, steps: 0 },
+  totals: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, steps: 0 },
   threadId: 't1',
   text: '',
   messages: [],

@@ -105,6 +105,7 @@ const FIELDS: Record<Message['role'], Record<string, [Check, 'optional'?]>> = {
         outputTokens: optional(number),
         totalTokens: optional(number),
         cachedInputTokens: optional(number),
+        cacheWriteTokens: optional(number),
         reasoningTokens: optional(number),
       }),
     ),

@@ -43,6 +43,8 @@ export interface Usage {
   totalTokens?: number;
   /** Input tokens served from the provider's prompt cache (included in `inputTokens`). */
   cachedInputTokens?: number;
+  /** Input tokens written to the provider's prompt cache (included in `inputTokens`; Anthropic reports them). */
+  cacheWriteTokens?: number;
   /** Output tokens spent on reasoning (included in `outputTokens`). */
   reasoningTokens?: number;
 }

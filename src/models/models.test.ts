@@ -279,6 +279,8 @@ describe.each(Object.keys(clients))('%s client', (name) => {
     // Every client reports input with the cached tokens in it; Ollama reports no cache.
     expect(usage).toMatchObject({ inputTokens: 100, outputTokens: 7 });
     if (name !== 'ollama') expect(usage?.cachedInputTokens).toBe(60);
+    // Only Anthropic reports what it wrote to its cache.
+    expect(usage?.cacheWriteTokens).toBe(name === 'anthropic' ? 30 : undefined);
   });
 
   it('does not retry a 400, and says what the server refused', async () => {

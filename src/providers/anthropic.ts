@@ -45,6 +45,7 @@ export function anthropicUsage(raw: unknown): Usage | undefined {
     outputTokens: output,
     totalTokens: inputTokens !== undefined && output !== undefined ? inputTokens + output : undefined,
     cachedInputTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
   });
 }
 
