@@ -14,10 +14,12 @@ import {
 } from 'moat';
 import { offlineModel } from './offline-model';
 
-export type Provider = 'offline' | 'openai' | 'anthropic' | 'gemini';
+export type Provider = 'offline' | 'local' | 'openai' | 'anthropic' | 'gemini';
 
 export interface ModelSettings {
   provider: Provider;
+  /** "In this browser": the GGUF file's address (downloaded once, with the person's agreement). */
+  local: { url: string };
   openai: { baseURL: string; model: string; apiKey: string };
   anthropic: { model: string; apiKey: string };
   gemini: { model: string; apiKey: string };
@@ -32,6 +34,7 @@ export const OPENAI_PRESETS: readonly { label: string; baseURL: string; model: s
 
 export const DEFAULT_SETTINGS: ModelSettings = {
   provider: 'offline',
+  local: { url: '' },
   openai: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4.1-mini', apiKey: '' },
   anthropic: { model: 'claude-sonnet-4-5', apiKey: '' },
   gemini: { model: 'gemini-2.5-flash', apiKey: '' },
@@ -55,7 +58,11 @@ export function loadSettings(storage: Storage = localStorage): ModelSettings {
   };
   const provider = saved.provider;
   return {
-    provider: provider === 'openai' || provider === 'anthropic' || provider === 'gemini' ? provider : 'offline',
+    provider:
+      provider === 'local' || provider === 'openai' || provider === 'anthropic' || provider === 'gemini'
+        ? provider
+        : 'offline',
+    local: part('local', DEFAULT_SETTINGS.local),
     openai: part('openai', DEFAULT_SETTINGS.openai),
     anthropic: part('anthropic', DEFAULT_SETTINGS.anthropic),
     gemini: part('gemini', DEFAULT_SETTINGS.gemini),
@@ -88,6 +95,8 @@ export function describeModel(settings: ModelSettings): string {
   switch (settings.provider) {
     case 'offline':
       return 'Offline demo model';
+    case 'local':
+      return `In this browser · ${settings.local.url.split(/[?#]/)[0]?.split('/').pop() ?? ''}`;
     case 'openai':
       return `${settings.openai.model} · ${hostOf(settings.openai.baseURL)}`;
     case 'anthropic':
@@ -114,6 +123,8 @@ export function modelFrom(settings: ModelSettings, options: { maxRetries?: numbe
   switch (settings.provider) {
     case 'offline':
       return offlineModel();
+    case 'local':
+      return lazyLocalModel(need(settings.local.url, 'model file'));
     case 'openai': {
       const { baseURL, model, apiKey } = settings.openai;
       let url: URL;
@@ -146,6 +157,31 @@ export function modelFrom(settings: ModelSettings, options: { maxRetries?: numbe
   }
 }
 
+/**
+ * The model in this browser, its code (moat/local, wllama) loaded the first time it is asked:
+ * an app that never chooses it never loads it.
+ */
+function lazyLocalModel(url: string): ChatModel {
+  const made = () => import('./local-models').then((m) => m.localModelFor(url));
+  return {
+    provider: 'local',
+    modelId: url.split(/[?#]/)[0]?.split('/').pop() ?? url,
+    stream(request) {
+      let inner: ReturnType<ChatModel['stream']> | undefined;
+      return {
+        async *[Symbol.asyncIterator]() {
+          inner = (await made()).stream(request);
+          yield* inner;
+        },
+        message() {
+          if (!inner) throw new TypeError('message() is known once the stream has been read');
+          return inner.message();
+        },
+      };
+    },
+  };
+}
+
 /** A failure in words a person can act on (CORS and a refused key above all). */
 export function explainFailure(error: unknown, settings: ModelSettings): string {
   if (error instanceof ModelNetworkError) {
@@ -162,6 +198,7 @@ export function explainFailure(error: unknown, settings: ModelSettings): string 
     return error.message;
   }
   if (error instanceof ModelStreamError) return `The answer broke off: ${error.message}`;
+  if (MoatError.isInstance(error) && error.name === 'LocalModelError') return error.message;
   if (MoatError.isInstance(error)) return `${error.name}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }
