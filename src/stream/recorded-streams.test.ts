@@ -202,7 +202,7 @@ const cases: Expected[] = [
     format: 'anthropic',
     toolCalls: [weather('toolu_019Zvehfe1XQWweT1pm7okyt')],
     stopReason: 'tool-calls',
-    usage: { inputTokens: 843, outputTokens: 28, totalTokens: 871, cachedInputTokens: 0 },
+    usage: { inputTokens: 843, outputTokens: 28, totalTokens: 871, cachedInputTokens: 0, cacheWriteTokens: 0 },
     whole: 'responses/anthropic/anthropic-json-other-tool.1.json',
   },
   {
