@@ -8,6 +8,7 @@ import { codeCases } from './code';
 import { contextCases } from './context';
 import { framedAnchorCases } from './framed-anchors';
 import { invokerCases } from './invoker';
+import { localCases } from './local';
 import { mcpCases } from './mcp';
 import { multimodalCases } from './multimodal';
 import { outputCases } from './output';
@@ -30,6 +31,7 @@ const cases: BenchCase[] = [
   ...codeCases,
   ...multimodalCases,
   ...mcpCases,
+  ...localCases,
 ];
 
 declare global {

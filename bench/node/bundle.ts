@@ -17,7 +17,7 @@ interface Chunk {
   imports?: string[];
 }
 
-async function gzippedBytes(entry: string): Promise<number> {
+async function chunksOf(entry: string): Promise<Map<string, Chunk>> {
   const result = await build({
     root,
     configFile: false,
@@ -30,7 +30,11 @@ async function gzippedBytes(entry: string): Promise<number> {
     },
   });
   const output = (Array.isArray(result) ? result[0] : result) as { output: Chunk[] };
-  const chunks = new Map(output.output.filter((c) => c.type === 'chunk').map((c) => [c.fileName, c]));
+  return new Map(output.output.filter((c) => c.type === 'chunk').map((c) => [c.fileName, c]));
+}
+
+async function gzippedBytes(entry: string): Promise<number> {
+  const chunks = await chunksOf(entry);
   const seen = new Set<string>();
   const visit = (name: string) => {
     if (seen.has(name)) return;
@@ -57,6 +61,18 @@ function sizeCase(name: string, entry: string, extra: Partial<BenchCase>): Bench
   };
 }
 
+/**
+ * The local model's code in an app that does not import moat/local: the bytes of every chunk of the
+ * build (loaded at once or on demand) that holds wllama or moat/local (their names survive
+ * minification as strings: wllama's worker code, LocalModelError's registered name).
+ */
+async function localBytesIn(entry: string): Promise<number> {
+  let bytes = 0;
+  for (const chunk of (await chunksOf(entry)).values())
+    if (/wllama|LocalModelError/.test(chunk.code ?? '')) bytes += gzipSync(chunk.code ?? '', { level: 9 }).length;
+  return bytes;
+}
+
 export const bundleCases: BenchCase[] = [
   sizeCase('peer/ai-sdk-streamtext-gz', 'bench/bundle/ai-sdk-app.ts', {
     note: 'bytes (min+gzip) of a page importing the Vercel AI SDK streamText and tool, with zod for the tool schema',
@@ -65,5 +81,20 @@ export const bundleCases: BenchCase[] = [
     anchor: 'peer/ai-sdk-streamtext-gz',
     target: { max: 15_360, of: 'median' },
     note: 'bytes (min+gzip) a page loads to import createAgent, openAICompatible, createWorkerPool and openIndexedDBStore (inline-tool support, loaded on demand, not counted); ratio = ours ÷ the AI SDK; target ≤ 15 KB',
+  }),
+  {
+    name: 'bundle/local-in-main-gz',
+    unit: 'count',
+    repeat: 5,
+    warmup: 0,
+    target: { max: 0, of: 'median' },
+    note: "bytes (min+gzip) of the local model's code (wllama, moat/local) in the same app's whole build, chunks loaded on demand included: an app that does not import moat/local pays nothing for it",
+    async setup() {
+      const bytes = await localBytesIn('bench/bundle/moat-app.ts');
+      return { sample: () => bytes };
+    },
+  },
+  sizeCase('bundle/local-gz', 'bench/bundle/local-app.ts', {
+    note: "bytes (min+gzip) a page loads to import localModel (wllama's JavaScript and its worker code, moat/local; the 10 MB wasm is fetched when a model loads and not counted)",
   }),
 ];
