@@ -230,7 +230,7 @@ export const wideTurnCases: BenchCase[] = [
     target: { max: 200, of: 'median' },
     repeat: 5,
     warmup: 1,
-    note: `${LONGEST}, by createAgent (a scripted model's step of those calls, each started as its arguments close, a memory checkpointer), every event read; target ≤ 200 ms`,
+    note: `${LONGEST}, by createAgent (a scripted model's step of those calls, each started as its arguments close, a memory checkpointer), every event read; target ≤ 200 ms. In a profile, most of what is left is the checkpointer's save of the thread's 20,001 messages, in one task`,
     async setup() {
       const pool = await warmPool();
       return { sample: () => longestTask(() => agentTurn(pool)) };
