@@ -7,7 +7,7 @@
 import { describeValue } from '../errors/moat-error';
 import { isSerializedError, reviveError, type SerializedError } from '../errors/serialize-error';
 import { ToolOutputError } from '../errors/tool-output-error';
-import { isPlainObject } from '../json/json-value';
+import { findNonJSON, isPlainObject } from '../json/json-value';
 import { mediaProblem } from '../messages/message-json';
 import type { CallLedger, PendingCall } from './call-ledger';
 import { charge, type OutputLimits, overLimit, resultParts } from './output-budget';
@@ -22,8 +22,11 @@ type Out = Extract<WorkerToPage, { t: 'out' }>;
  */
 export function isOutMessage(message: { t: 'out' }): message is Out {
   const { started, out } = message as Partial<Out>;
-  return typeof started === 'number' && Array.isArray(out) && out.every(isEntry);
+  return isCount(started) && Array.isArray(out) && out.every(isEntry);
 }
+
+/** A count of calls: what a worker says it started. */
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
 function isEntry(entry: unknown): entry is OutEntry {
   if (typeof entry !== 'object' || entry === null || typeof (entry as OutEntry).id !== 'number') return false;
@@ -72,7 +75,8 @@ export function deliverResults(handle: WorkerHandle, message: Out, sink: ResultS
       continue;
     }
     handle.calls.delete(entry.id);
-    const over = result && charge(limits, call.spend, 'result', resultParts(result));
+    // An error is output too: its message reaches the model and the thread.
+    const over = charge(limits, call.spend, 'result', result ? resultParts(result) : error);
     if (over) calls.settle(call, overLimit(limits, over, call));
     else if (result) {
       const read = readResult(result);
@@ -93,6 +97,15 @@ export function readResult(result: CallResult): CallResult | string {
   if (kind !== 'text' && kind !== 'json') return `its kind is ${describeValue(kind)}, not 'text' or 'json'`;
   if (update !== undefined && !isPlainObject(update))
     return `its state update is ${describeValue(update)}, not an object`;
+  // Both are kept with the thread (JSON): what is not JSON data would fail the run's next save.
+  for (const [what, value] of [
+    ['artifact', artifact],
+    ['state update', update],
+  ] as const) {
+    const bad = value === undefined ? undefined : findNonJSON(value);
+    if (bad)
+      return `its ${what} is not JSON data (${bad.path.length ? `at ${bad.path.join('.')}: ` : ''}${bad.reason})`;
+  }
   const read: CallResult = { content, kind };
   if (artifact !== undefined) read.artifact = artifact;
   if (update !== undefined) read.update = update;

@@ -8,6 +8,7 @@ import { PoolQueueFullError } from '../errors/pool-queue-full-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { ToolOutputError } from '../errors/tool-output-error';
+import { ToolOutputLimitError } from '../errors/tool-output-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
@@ -461,6 +462,29 @@ describe('queue, close and start failures', () => {
       await expect(outcome).rejects.toBeInstanceOf(ToolOutputError);
       await expect(outcome).rejects.toThrow(why);
       expect(pool.stats.restarted).toBe(0);
+    },
+  );
+
+  it.each([
+    ['shared-artifact', ToolOutputLimitError, /its result is larger than the page accepts/],
+    ['shared-update', ToolOutputLimitError, /its result is larger than the page accepts/],
+    ['shared-delta', ToolOutputLimitError, /the progress it streamed is more than the page accepts/],
+    ['big-error', ToolOutputLimitError, /its result is larger than the page accepts/],
+    ['map-artifact', ToolOutputError, /its artifact is not JSON data/],
+  ])(
+    'a reply that stands for more than the page accepts (%s) fails its call at once, typed',
+    async (name, type, why) => {
+      // A few hundred bytes whose objects share each other are gigabytes of JSON: measured as JSON
+      // writes them, they are over the limit (before, they passed, and the next save of the thread
+      // or the demo's JSON.stringify held the page). An error's message counts like a result.
+      pool = createWorkerPool({
+        worker: () =>
+          new Worker(new URL('../../test/workers/garbled-reply.worker.ts', import.meta.url), { type: 'module', name }),
+        size: 1,
+      });
+      const outcome = pool.call(call('add', { a: 1, b: 1 }), { onDelta: () => {} });
+      await expect(outcome).rejects.toBeInstanceOf(type);
+      await expect(outcome).rejects.toThrow(why);
     },
   );
 

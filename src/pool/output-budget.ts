@@ -80,20 +80,20 @@ export function resultParts(result: CallResult): unknown[] {
 /**
  * About how many characters `value`'s JSON text would have (bytes, a Blob's size, one each),
  * counted only until it is past `limit`: a value of hundreds of megabytes is not walked whole to
- * learn that it is too big. Any structured-clone value is measured (Maps, Sets, typed arrays);
- * an object reached twice counts once.
+ * learn that it is too big. Any structured-clone value is measured (Maps, Sets, typed arrays).
+ * An object reached twice counts twice, as JSON would write it out twice: a message of a few
+ * hundred bytes whose objects share each other can stand for gigabytes of text (and a cycle for
+ * an endless one), and goes past any limit here.
  */
 export function sizeOf(value: unknown, limit: number): number {
   let size = 0;
-  const seen = new Set<object>();
   // Values still to measure; arrays and objects are opened as they come off it.
   const stack: unknown[] = [value];
   while (stack.length > 0 && size <= limit) {
     const v = stack.pop();
     if (typeof v === 'string') size += v.length + 2;
     else if (typeof v !== 'object' || v === null) size += 6;
-    else if (!seen.has(v)) {
-      seen.add(v);
+    else {
       size += 2;
       if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) size += v.byteLength;
       else if (typeof Blob !== 'undefined' && v instanceof Blob) size += v.size;

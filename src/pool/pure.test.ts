@@ -376,6 +376,8 @@ describe('StartedCalls', () => {
 
   it('the exact count once the worker gives it, and says when it comes', () => {
     const started = new StartedCalls();
+    started.number();
+    started.number();
     started.reported(1);
     let told = 0;
     started.onFinal = () => told++;
@@ -384,6 +386,22 @@ describe('StartedCalls', () => {
     expect(told).toBe(1);
     expect(started.known).toBe(true);
     expect(started.close()).toBe(1); // not 2: it said exactly
+  });
+
+  it("holds a worker's counts to what is possible: within the calls posted, never below what it said before", () => {
+    // A worker's word is untrusted: NaN or a count past the calls posted would have let a call it
+    // began be taken for unstarted and run again elsewhere.
+    const started = new StartedCalls();
+    for (let i = 0; i < 3; i++) started.number();
+    started.reported(2);
+    started.final(1); // below what it reported: a call it said it began did begin
+    expect(started.close()).toBe(2);
+    for (const count of [Number.NaN, -1, 1.5, 99]) {
+      const other = new StartedCalls();
+      for (let i = 0; i < 3; i++) other.number();
+      other.final(count);
+      expect(other.close()).toBe(3); // all of them taken as started: none runs twice
+    }
   });
 });
 
@@ -405,15 +423,21 @@ describe('sizeOf', () => {
     }
   });
 
-  it('counts what JSON cannot write: bytes, Blobs, Maps, Sets; an object reached twice once', () => {
+  it('counts what JSON cannot write: bytes, Blobs, Maps, Sets', () => {
     expect(sizeOf(new Uint8Array(1_000), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(1_000);
     expect(sizeOf(new Blob(['x'.repeat(500)]), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(500);
     expect(sizeOf(new Map([['k', 'v'.repeat(300)]]), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(300);
     expect(sizeOf(new Set(['s'.repeat(300)]), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(300);
-    const shared = { big: 'x'.repeat(1_000) };
-    const cycle: Record<string, unknown> = { shared, again: shared };
+  });
+
+  it('counts an object as often as it is reached: shared objects as JSON writes them, a cycle past any limit', () => {
+    // 22 levels of { a: x, b: x }: a few hundred bytes to clone, about 500 MB of JSON.
+    let shared: unknown = { s: 'x'.repeat(100) };
+    for (let i = 0; i < 22; i++) shared = { a: shared, b: shared };
+    expect(sizeOf(shared, 8 * 2 ** 20)).toBeGreaterThan(8 * 2 ** 20);
+    const cycle: Record<string, unknown> = { name: 'loop' };
     cycle.self = cycle;
-    expect(sizeOf(cycle, Number.POSITIVE_INFINITY)).toBeLessThan(1_100);
+    expect(sizeOf(cycle, 10_000)).toBeGreaterThan(10_000);
   });
 
   it('stops once past the limit: a list of ten million items is not walked', () => {

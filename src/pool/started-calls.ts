@@ -22,16 +22,29 @@ export class StartedCalls {
     return this.#next++;
   }
 
-  /** The worker said it has started `count` calls. */
+  /**
+   * The worker said it has started `count` calls. A worker cannot have started more calls than
+   * were posted to it: a count past that (or one that is not a count) is held to what was posted.
+   */
   reported(count: number): void {
-    if (count > this.#reported) this.#reported = count;
+    const n = this.#count(count);
+    if (n > this.#reported) this.#reported = n;
   }
 
-  /** The worker's exact count, from its last word (`stopped` or `fatal`). */
+  /**
+   * The worker's exact count, from its last word (`stopped` or `fatal`): never below what it
+   * reported before (a call it said it began did begin), never past what was posted.
+   */
   final(count: number): void {
-    if (typeof count !== 'number') return;
-    this.#final = count;
+    this.#final = Math.max(this.#count(count), this.#reported);
     this.onFinal();
+  }
+
+  /** A count as the page takes it: a whole number of calls, within those posted (else all of them). */
+  #count(count: unknown): number {
+    return typeof count === 'number' && Number.isSafeInteger(count) && count >= 0
+      ? Math.min(count, this.#next)
+      : this.#next;
   }
 
   /** True when the worker said it started the call numbered `seq` (one not posted yet: false). */

@@ -26,6 +26,24 @@ const badResults: Record<string, unknown> = {
 for (const [name, result] of Object.entries(badResults))
   replies[name] = (id) => ({ t: 'out', started: 1, out: [{ id, result }] });
 
+/** 30 levels of { a: x, b: x }: under a kilobyte to clone, about 500 GB as JSON. */
+function shared(): unknown {
+  let x: unknown = { s: 'x'.repeat(100) };
+  for (let i = 0; i < 30; i++) x = { a: x, b: x };
+  return x;
+}
+const floods: Record<string, (id: number) => unknown[]> = {
+  'shared-artifact': (id) => [{ id, result: { content: 'x', kind: 'text', artifact: shared() } }],
+  'shared-update': (id) => [{ id, result: { content: 'x', kind: 'text', update: { big: shared() } } }],
+  'shared-delta': (id) => [
+    { id, delta: shared() },
+    { id, result: { content: 'done', kind: 'text' } },
+  ],
+  'big-error': (id) => [{ id, error: { $error: 1, name: 'Error', message: 'x'.repeat(9 * 2 ** 20) } }],
+  'map-artifact': (id) => [{ id, result: { content: 'x', kind: 'text', artifact: new Map([['a', 1]]) } }],
+};
+for (const [name, out] of Object.entries(floods)) replies[name] = (id) => ({ t: 'out', started: 1, out: out(id) });
+
 self.onmessage = (event: MessageEvent) => {
   const message = event.data;
   if (message?.t === 'hello') {
