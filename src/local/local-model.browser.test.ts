@@ -100,6 +100,34 @@ describe('localModel: llama.cpp in its worker', () => {
     expect(next.message().usage?.outputTokens).toBe(4);
   });
 
+  it('a call cut off by maxTokens is an InvalidToolCall carrying what came, not a crash', async () => {
+    const add = {
+      name: 'add',
+      description: 'Add two small integers.',
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'integer', minimum: 0, maximum: 999 }, b: { type: 'integer' } },
+        required: ['a', 'b'],
+        additionalProperties: false,
+      },
+    };
+    const parts: StreamPart[] = [];
+    const stream = model.stream({
+      messages: [userMessage('Add.')],
+      tools: [add],
+      toolChoice: { name: 'add' },
+      maxTokens: 40,
+    });
+    for await (const part of stream) parts.push(part);
+    expect(parts.find((p) => p.type === 'tool-input-start')).toMatchObject({ name: 'add' });
+    expect(parts.some((p) => p.type === 'tool-call')).toBe(false);
+    const message = stream.message();
+    expect(message.toolCalls ?? []).toEqual([]);
+    expect(message.invalidToolCalls).toHaveLength(1);
+    expect(message.invalidToolCalls?.[0]).toMatchObject({ name: 'add' });
+    expect(message.stopReason).toBe('length');
+  });
+
   it('holds structured output to its schema with a grammar', async () => {
     const schema = {
       type: 'object',
