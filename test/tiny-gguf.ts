@@ -19,6 +19,13 @@ export interface TinyGGUFOptions {
   embedding?: number;
   /** `tokenizer.chat_template`. Default `PLAIN_CHAT_TEMPLATE`. */
   chatTemplate?: string;
+  /**
+   * Instead of random weights, a model that always answers with this call in Qwen's syntax:
+   * `<tool_call>`, a newline, this text (one token of the vocabulary), `</tool_call>`, the end of
+   * the turn. Its layers add nothing and each token's embedding picks the next token (a bigram
+   * table): what the template mode's test needs, a call llama.cpp's own parser reads.
+   */
+  scriptedCall?: string;
 }
 
 /**
@@ -91,6 +98,8 @@ export function tinyGGUF(options: TinyGGUFOptions = {}): Uint8Array<ArrayBuffer>
   const heads = 4;
   const ff = embd * 2;
   const tokens = vocabulary();
+  const call = options.scriptedCall;
+  if (call !== undefined) tokens.push({ text: call, score: 0, kind: USER_DEFINED });
   const nVocab = tokens.length;
   const random = mulberry32(options.seed ?? 1);
   const weights = (...shape: number[]) => {
@@ -105,18 +114,21 @@ export function tinyGGUF(options: TinyGGUFOptions = {}): Uint8Array<ArrayBuffer>
     { name: 'output_norm.weight', shape: [embd], data: ones(embd) },
     { name: 'output.weight', shape: [embd, nVocab], data: weights(embd, nVocab) },
   ];
+  if (call !== undefined) scriptCall(tensors, embd, nVocab);
   for (let i = 0; i < layers; i++) {
     const b = `blk.${i}`;
+    // A scripted model's layers add nothing: each position's state is its token's embedding.
+    const w = call === undefined ? weights : (...shape: number[]) => new Float32Array(shape.reduce((a, b) => a * b, 1));
     tensors.push(
       { name: `${b}.attn_norm.weight`, shape: [embd], data: ones(embd) },
       { name: `${b}.attn_q.weight`, shape: [embd, embd], data: weights(embd, embd) },
       { name: `${b}.attn_k.weight`, shape: [embd, embd], data: weights(embd, embd) },
       { name: `${b}.attn_v.weight`, shape: [embd, embd], data: weights(embd, embd) },
-      { name: `${b}.attn_output.weight`, shape: [embd, embd], data: weights(embd, embd) },
+      { name: `${b}.attn_output.weight`, shape: [embd, embd], data: w(embd, embd) },
       { name: `${b}.ffn_norm.weight`, shape: [embd], data: ones(embd) },
       { name: `${b}.ffn_gate.weight`, shape: [embd, ff], data: weights(embd, ff) },
       { name: `${b}.ffn_up.weight`, shape: [embd, ff], data: weights(embd, ff) },
-      { name: `${b}.ffn_down.weight`, shape: [ff, embd], data: weights(ff, embd) },
+      { name: `${b}.ffn_down.weight`, shape: [ff, embd], data: w(ff, embd) },
     );
   }
 
@@ -146,6 +158,48 @@ export function tinyGGUF(options: TinyGGUFOptions = {}): Uint8Array<ArrayBuffer>
     ['tokenizer.chat_template', { type: 'string', value: options.chatTemplate ?? PLAIN_CHAT_TEMPLATE }],
   ];
   return write(metadata, tensors);
+}
+
+/** Token ids the scripted call uses (see `vocabulary`). */
+const IM_END_ID = 4;
+const TOOL_CALL = 5;
+const TOOL_CALL_END = 6;
+const NEWLINE = 7 + 0x0a; // <0x0A>, after the 7 named tokens
+
+/**
+ * The bigram table of a scripted call: the embedding of each token that matters is a basis vector
+ * of its own, and the output row for it scores the token that follows. Every other token's
+ * embedding is zero (all scores equal). After a newline the call's opening comes first and the call
+ * itself second: the grammar allows the second where it refuses the first.
+ */
+function scriptCall(tensors: Tensor[], embd: number, nVocab: number): void {
+  const [tokenEmbd, , output] = tensors as [Tensor, Tensor, Tensor];
+  tokenEmbd.data.fill(0);
+  output.data.fill(0);
+  const callToken = nVocab - 1;
+  const next: [number, [number, number][]][] = [
+    [
+      NEWLINE,
+      [
+        [TOOL_CALL, 10],
+        [callToken, 9],
+      ],
+    ],
+    [TOOL_CALL, [[NEWLINE, 10]]],
+    [
+      callToken,
+      [
+        [TOOL_CALL_END, 10],
+        [NEWLINE, 9],
+      ],
+    ],
+    [TOOL_CALL_END, [[IM_END_ID, 10]]],
+  ];
+  next.forEach(([token, scores], k) => {
+    tokenEmbd.data[token * embd + k] = 1;
+    // RMS norm scales a basis vector by sqrt(embd): divide it out of the scores.
+    for (const [to, score] of scores) output.data[to * embd + k] = score / Math.sqrt(embd);
+  });
 }
 
 /** Token kinds (llama.cpp's LLAMA_TOKEN_TYPE_*). */

@@ -1,7 +1,7 @@
 // Real llama.cpp inference (wllama) on a tiny GGUF the test writes itself: no download, no GPU.
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tinyGGUF } from '../../test/tiny-gguf';
+import { TOOLS_CHAT_TEMPLATE, tinyGGUF } from '../../test/tiny-gguf';
 import toolsUrl from '../../test/workers/local-tools.worker.ts?worker&url';
 import { createAgent } from '../agent/agent';
 import type { AgentEvent } from '../agent/types';
@@ -98,6 +98,38 @@ describe('localModel: llama.cpp in its worker', () => {
     const next = model.stream({ messages: [userMessage('Hi')], maxTokens: 4 });
     for await (const _ of next);
     expect(next.message().usage?.outputTokens).toBe(4);
+  });
+
+  it("template mode: a template with tool syntax gets the tools, and llama.cpp's parser's call streams through", async () => {
+    const call = '{"name": "add", "arguments": {"a": 2, "b": 3}}';
+    const scripted = localModel({
+      model: new Blob([tinyGGUF({ chatTemplate: TOOLS_CHAT_TEMPLATE, scriptedCall: call })]),
+      wasmUrl,
+      contextSize: 2048,
+      temperature: 0,
+    });
+    try {
+      expect((await scripted.load()).toolCalls).toBe('template');
+      const add = {
+        name: 'add',
+        description: 'Add two small integers.',
+        inputSchema: {
+          type: 'object',
+          properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+          required: ['a', 'b'],
+        },
+      };
+      const parts: StreamPart[] = [];
+      const stream = scripted.stream({ messages: [userMessage('Add 2 and 3.')], tools: [add], maxTokens: 16 });
+      for await (const part of stream) parts.push(part);
+      expect(parts.find((p) => p.type === 'tool-input-start')).toMatchObject({ name: 'add', index: 0 });
+      expect(parts.find((p) => p.type === 'tool-call')).toMatchObject({
+        toolCall: { name: 'add', args: { a: 2, b: 3 } },
+      });
+      expect(stream.message()).toMatchObject({ content: '', stopReason: 'tool-calls' });
+    } finally {
+      await scripted.unload();
+    }
   });
 
   it('a call cut off by maxTokens is an InvalidToolCall carrying what came, not a crash', async () => {
