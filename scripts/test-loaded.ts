@@ -19,15 +19,17 @@ const stopLoops = () => {
   for (const loop of busy) loop.kill('SIGKILL');
 };
 process.on('exit', stopLoops);
+let test: ChildProcess | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, () => {
     stopLoops();
+    test?.kill(signal);
     process.exit(130);
   });
 
 console.log(`test-loaded: npm test beside ${loops} busy loop${loops === 1 ? '' : 's'}`);
 const started = Date.now();
-const test = spawn('npm', ['test'], { stdio: 'inherit' });
+test = spawn('npm', ['test'], { stdio: 'inherit' });
 test.on('exit', (code, signal) => {
   stopLoops();
   console.log(

@@ -196,6 +196,8 @@ export class CodeSandbox {
       worker.onBroken = fail;
       frame.watch(true);
       worker.port.onmessage = (event: MessageEvent) => {
+        // A run that talks shows its process alive, whatever the frame's own thread answers.
+        worker.heard();
         const m = readSandboxMessage(event.data);
         if (typeof m === 'string') return unreadable(m);
         switch (m.t) {
@@ -207,7 +209,7 @@ export class CodeSandbox {
                 return fail(new SandboxLimitError({ limit: 'output', max: this.#maxOutput }));
               const line: LogEntry = { level: entry.level, text: entry.text };
               logs.push(line);
-              options.onOutput?.(line);
+              if (options.onOutput) tell(options.onOutput, line);
             }
             return;
           case 'limit':
@@ -295,4 +297,18 @@ function codeError(m: {
     line: at ? Number(at[1]) : undefined,
     column: at ? Number(at[2]) : undefined,
   });
+}
+
+/**
+ * Call the caller's callback. What it throws is reported as uncaught, a microtask later, rather
+ * than let loose in the run's message handling (the rest of its lines would be lost).
+ */
+function tell<A>(callback: (arg: A) => void, arg: A): void {
+  try {
+    callback(arg);
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error;
+    });
+  }
 }

@@ -20,6 +20,8 @@ export interface RunWorker {
   onBroken: ((error: SandboxCrashedError) => void) | undefined;
   /** End the worker (its timers and whatever it was doing) and close its channel. */
   stop(): void;
+  /** The run said something: the frame's process lives, though the frame's own thread may be slow to answer. */
+  heard(): void;
 }
 
 export class SandboxFrame {
@@ -56,7 +58,7 @@ export class SandboxFrame {
           );
         clearTimeout(timer);
         port.onmessage = null;
-        const worker: RunWorker = { port, onBroken: undefined, stop };
+        const worker: RunWorker = { port, onBroken: undefined, stop, heard: () => spawned.heard() };
         spawned.onBroken = (reason) => worker.onBroken?.(new SandboxCrashedError({ reason }));
         resolve(worker);
       };
