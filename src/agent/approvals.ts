@@ -52,9 +52,12 @@ export function failedMessage(call: ToolCall, error: Error, emit: (event: AgentE
   return message;
 }
 
-/** A call no tool answers to (an agent without tools), as the error the model reads. */
-export function notFound(call: ToolCall, emit: (event: AgentEvent) => void): ToolMessage {
-  return failedMessage(call, new ToolNotFoundError({ toolName: call.name, toolCallId: call.id, available: [] }), emit);
+/**
+ * A call no tool answers to (an agent without tools, or a tool the step did not offer), as the
+ * error the model reads, naming the tools it may call.
+ */
+export function notFound(call: ToolCall, emit: (event: AgentEvent) => void, available: string[] = []): ToolMessage {
+  return failedMessage(call, new ToolNotFoundError({ toolName: call.name, toolCallId: call.id, available }), emit);
 }
 
 /** The message for an approved call that was running when the page went away: it is not run again. */

@@ -2,7 +2,7 @@
 // fitted again on an overflow, fallback models, usage and cost that persist, budgets,
 // prepareStep and stopWhen. (The browser tests drive the five clients against the wire server.)
 import { describe, expect, it } from 'vitest';
-import { add } from '../../test/shared-tools';
+import { add, deleteNote, type Ran } from '../../test/shared-tools';
 import { ModelHTTPError } from '../errors/model-http-error';
 import { ModelNetworkError } from '../errors/model-network-error';
 import { ToolInvoker } from '../invoker/tool-invoker';
@@ -375,6 +375,37 @@ describe('per-step control', () => {
     expect(result).toMatchObject({ stopReason: 'stop-when', steps: 1 });
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(seen).toHaveLength(1);
+  });
+
+  it('a tool prepareStep leaves out is not run when the model calls it, and its plan cannot lift an approval', async () => {
+    const ran: Parameters<Ran>[0][] = [];
+    const note = () =>
+      new ToolInvoker({ inlineTools: [add({ ran: (r) => ran.push(r) }), deleteNote({ ran: (r) => ran.push(r) })] });
+    // The model calls delete_note (which needs a person's approval) whatever it is offered.
+    const model = scriptedModel((messages) =>
+      messages.at(-1)?.role === 'tool'
+        ? { text: String(messages.at(-1)?.content) }
+        : { toolCalls: [{ name: 'delete_note', args: { key: 'k' } }] },
+    );
+    const left = await createAgent({
+      model,
+      invoker: note(),
+      prepareStep: ({ tools }) => ({ tools: tools.filter((t) => t.name !== 'delete_note') }),
+    }).run('clean up');
+    expect(ran).toEqual([]);
+    expect(left.pendingApprovals).toBeUndefined();
+    expect(left.messages[2]).toMatchObject({ role: 'tool', name: 'delete_note', status: 'error' });
+    expect(String(left.messages[2]?.content)).toContain(
+      "Model called unknown tool 'delete_note'. Available tools: add",
+    );
+    // A copy of its spec without needsApproval is only what the model reads: the call still waits.
+    const copied = await createAgent({
+      model,
+      invoker: note(),
+      prepareStep: ({ tools }) => ({ tools: tools.map((t) => ({ ...t, needsApproval: false })) }),
+    }).run('clean up');
+    expect(ran).toEqual([]);
+    expect(copied).toMatchObject({ stopReason: 'approval', pendingApprovals: [{ name: 'delete_note' }] });
   });
 
   it('a prepareStep that returns something else fails the run with a TypeError', async () => {

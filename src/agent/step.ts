@@ -77,7 +77,12 @@ export async function runStep(
   output: ResolvedOutput | undefined,
   plan: StepPlan | undefined,
 ): Promise<{ ai: AIMessage; toolMessages: ToolMessage[]; cost: number | undefined }> {
-  const specs = plan?.tools ?? (agent.invoker ? await agent.invoker.specs() : []);
+  // Approvals follow the invoker's own specs (the pool's, with the page's grants), whatever
+  // prepareStep offers: a copy in its list cannot lift a `needsApproval`.
+  const all = agent.invoker ? await agent.invoker.specs() : [];
+  const specs = plan?.tools ?? all;
+  // The invoker runs any of its tools: a call to one this step did not offer is refused here.
+  const offered = plan?.tools && new Set(plan.tools.map((spec) => spec.name));
   // Stopped while the tools' specs loaded (a worker starting): no model call, no tool.
   outer.throwIfAborted();
   const controller = new AbortController();
@@ -149,8 +154,12 @@ export async function runStep(
             const call = part.toolCall;
             called.push(call);
             emit({ type: 'tool-call', toolCall: call });
+            if (offered && !offered.has(call.name)) {
+              own.push(notFound(call, emit, [...offered]));
+              break;
+            }
             const decided = verdictFor(agent.approve, call, {
-              spec: specs.find((spec) => spec.name === call.name),
+              spec: all.find((spec) => spec.name === call.name),
               messages: thread.messages,
               state: thread.state,
               context: options.context,

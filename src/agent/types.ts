@@ -40,7 +40,10 @@ export type ApprovalDecision = true | { approved: true } | { approved: false; re
 export type ApprovalPolicyAnswer = boolean | 'ask' | { approved: false; reason?: string };
 
 export interface ApprovalContext {
-  /** The tool's spec (`spec.needsApproval` is what `defineTool` declared). */
+  /**
+   * The tool's spec as the invoker has it, whatever `prepareStep` offered (`spec.needsApproval`:
+   * the page's grant or what `defineTool` declared).
+   */
   spec: ToolSpec | undefined;
   messages: readonly Message[];
   state: Record<string, unknown>;
@@ -131,6 +134,10 @@ export interface PrepareStepContext {
 /** What `prepareStep` may change for one step. */
 export interface StepPlan {
   model?: ChatModel;
+  /**
+   * The tools offered (a subset of the agent's): a call to another is refused (`ToolNotFoundError`
+   * naming these). Approvals follow the agent's own specs, not these.
+   */
   tools?: readonly ToolSpec[];
   system?: string;
   messages?: readonly Message[];
