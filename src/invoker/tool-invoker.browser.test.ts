@@ -6,6 +6,7 @@ import { testPool } from '../../test/pool-helpers';
 import toolsUrl from '../../test/workers/tools.worker.ts?worker&url';
 import { defineTool } from '../../worker/define-tool';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
+import { ToolOutputError } from '../errors/tool-output-error';
 import { aiMessage, userMessage } from '../messages/constructors';
 import type { ToolCall } from '../messages/types';
 import { createWorkerPool } from '../pool/worker-pool';
@@ -248,4 +249,38 @@ describe('a turn of 10,000 calls, through a sealed pool', () => {
       await sealed.close();
     }
   }, 60_000);
+});
+
+describe('a worker whose result says JSON and is not', () => {
+  it('fails that call with ToolOutputError, and its state update is not merged (run and stream)', async () => {
+    const garbled = createWorkerPool({
+      worker: () =>
+        new Worker(new URL('../../test/workers/garbled-reply.worker.ts', import.meta.url), {
+          type: 'module',
+          name: 'json-not-json',
+        }),
+      size: 1,
+    });
+    try {
+      // The worker answers calls only (no describe): its one tool is listed here.
+      const spec = { name: 'add', description: 'add', inputSchema: { type: 'object' as const } };
+      const pool = { specs: async () => [spec], call: garbled.call.bind(garbled) };
+      const invoker = new ToolInvoker({ pool: pool as never });
+      const state = { kept: 1 };
+      const ran = await invoker.run([call('add', { a: 1, b: 1 })], { state });
+      expect(ran.messages[0]).toMatchObject({ status: 'error' });
+      expect(ran.messages[0]?.content).toMatch(/returned an unusable result: it says its content is JSON/);
+      expect(ran.state).toEqual({ kept: 1 });
+
+      const events: ToolEvent[] = [];
+      for await (const event of invoker.stream([call('add', { a: 1, b: 1 })], { state })) events.push(event);
+      expect(events.map((e) => e.type)).toEqual(['tool-started', 'tool-error', 'done']);
+      const failed = events[1];
+      expect(failed?.type === 'tool-error' && ToolOutputError.isInstance(failed.error)).toBe(true);
+      expect(events[2]).toMatchObject({ type: 'done', state: { kept: 1 } });
+      expect((events[2] as { state: object }).state).not.toHaveProperty('leaked');
+    } finally {
+      await garbled.close();
+    }
+  });
 });

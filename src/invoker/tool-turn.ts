@@ -225,14 +225,13 @@ export class ToolTurn {
     );
   }
 
+  /** Everything that can fail is checked before anything is recorded: a failed call leaves no update. */
   #succeeded(i: number, call: ToolCall, outcome: ToolOutcome): void {
     const message = toMessage(call, outcome);
+    const output = outcome.kind === 'json' ? parseOutput(call, outcome.content) : outcome.content;
     this.#messages[i] = message;
     if (outcome.update) this.#updates[i] = { toolCallId: call.id, update: outcome.update };
-    if (this.#listening) {
-      const output = outcome.kind === 'json' ? JSON.parse(outcome.content) : outcome.content;
-      this.#emit({ type: 'tool-finished', toolCallId: call.id, name: call.name, output, message });
-    }
+    if (this.#listening) this.#emit({ type: 'tool-finished', toolCallId: call.id, name: call.name, output, message });
   }
 
   #failed(i: number, call: ToolCall, caught: unknown): void {
@@ -250,6 +249,23 @@ export class ToolTurn {
 }
 
 function noEvents(): void {}
+
+/**
+ * The value of a result that says its content is JSON. A worker may say so of text that is not
+ * (it is untrusted): that fails its call, typed, even when no one reads the value.
+ */
+function parseOutput(call: ToolCall, content: string): unknown {
+  try {
+    return JSON.parse(content);
+  } catch (error) {
+    throw new ToolOutputError({
+      toolName: call.name,
+      toolCallId: call.id,
+      reason: `it says its content is JSON, and it is not (${(error as Error).message})`,
+      cause: error,
+    });
+  }
+}
 
 function toMessage(call: ToolCall, outcome: ToolOutcome): ToolMessage {
   if (typeof outcome?.content !== 'string') {

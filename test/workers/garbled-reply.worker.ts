@@ -22,6 +22,8 @@ const badResults: Record<string, unknown> = {
   'media-text': { content: 'x', kind: 'text', media: [{ type: 'text', text: 'smuggled' }] },
   'bad-kind': { content: '1', kind: 'binary' },
   'bad-update': { content: 'x', kind: 'text', update: 'not an object' },
+  // Said to be JSON and is not: its state update must not be merged for a call that failed.
+  'json-not-json': { content: '{"half', kind: 'json', update: { leaked: true } },
 };
 for (const [name, result] of Object.entries(badResults))
   replies[name] = (id) => ({ t: 'out', started: 1, out: [{ id, result }] });
