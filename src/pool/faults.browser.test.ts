@@ -488,6 +488,22 @@ describe('queue, close and start failures', () => {
     },
   );
 
+  it.each([
+    ['bad-ready', WorkerStartError, /naming its tools as `'add'`/],
+    ['net-garbled', WorkerCrashedError, /asked about the network in words the pool cannot read/],
+    ['fatal-object', WorkerCrashedError, /stopped: it stopped$/],
+  ])('a worker whose control message cannot be read (%s) is stopped, naming why', async (name, type, why) => {
+    pool = createWorkerPool({
+      worker: () =>
+        new Worker(new URL('../../test/workers/garbled-reply.worker.ts', import.meta.url), { type: 'module', name }),
+      size: 1,
+      quarantineMs: 0,
+    });
+    const outcome = pool.call(call('add', { a: 1, b: 1 }));
+    await expect(outcome).rejects.toBeInstanceOf(type);
+    await expect(outcome).rejects.toThrow(why);
+  });
+
   it('a worker serving a tool not made by defineTool fails to start, saying so', async () => {
     pool = createWorkerPool({
       worker: () =>

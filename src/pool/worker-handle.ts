@@ -1,3 +1,4 @@
+import { describeValue } from '../errors/moat-error';
 import { reviveError } from '../errors/serialize-error';
 import { postCalls } from './call-post';
 import {
@@ -104,11 +105,16 @@ export class WorkerHandle {
         );
         return;
       }
+      const { names, idempotent } = message;
+      if (!isNames(names) || !isNames(idempotent)) {
+        this.#fail(`it said it was ready, naming its tools as ${describeValue(names)} (a list of names expected)`);
+        return;
+      }
       clearTimeout(this.#startTimer);
       this.#connected = true;
-      this.idempotent = new Set(Array.isArray(message.idempotent) ? message.idempotent : []);
+      this.idempotent = new Set(idempotent);
       this.timeouts = timeoutsIn(message.timeouts);
-      resolveReady(message.names);
+      resolveReady([...names]);
     });
     worker.addEventListener('error', (event: ErrorEvent & { reason?: unknown }) => {
       event.preventDefault();
@@ -295,6 +301,11 @@ export class WorkerHandle {
     this.#release(reason);
     this.#events.failure(this, reason, this.#connected);
   }
+}
+
+/** A list of tool names, as a worker's `ready` gives them. */
+function isNames(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length <= 10_000 && value.every((n) => typeof n === 'string' && n.length <= 64);
 }
 
 /** A ready message's declared limits, checked. */

@@ -253,11 +253,18 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     }
     switch (message?.t) {
       case 'net?':
-        answerNetwork(this.#network, handle, message);
+        if (typeof message.url !== 'string' || typeof message.api !== 'string' || typeof message.ask !== 'number')
+          this.#retire(
+            handle,
+            `it asked about the network in words the pool cannot read (${describeValue(message)})`,
+            true,
+          );
+        else answerNetwork(this.#network, handle, message);
         break;
       case 'fatal':
         handle.started.final(message.started);
-        this.#retire(handle, message.reason, true);
+        // Its reason reaches every call it held, in their errors: a line, not whatever it sent.
+        this.#retire(handle, typeof message.reason === 'string' ? message.reason.slice(0, 1_000) : 'it stopped', true);
         break;
       case 'stopped':
         handle.started.final(message.started);

@@ -46,10 +46,16 @@ const floods: Record<string, (id: number) => unknown[]> = {
 };
 for (const [name, out] of Object.entries(floods)) replies[name] = (id) => ({ t: 'out', started: 1, out: out(id) });
 
+/** Other messages of the protocol, in words the pool cannot read. */
+replies['net-garbled'] = () => ({ t: 'net?', ask: 'first', url: { href: 'https://example.com' }, api: 'fetch' });
+replies['fatal-object'] = () => ({ t: 'fatal', reason: { toString: 'x'.repeat(1e6) }, started: 1 });
+/** The ready message each worker says, by its name: 'bad-ready' names its tools as a string. */
+const ready = self.name === 'bad-ready' ? { names: 'add', idempotent: [] } : { names: ['add'], idempotent: [] };
+
 self.onmessage = (event: MessageEvent) => {
   const message = event.data;
   if (message?.t === 'hello') {
-    self.postMessage({ t: 'ready', version: PROTOCOL_VERSION, names: ['add'], idempotent: [], timeouts: {} });
+    self.postMessage({ t: 'ready', version: PROTOCOL_VERSION, ...ready, timeouts: {} });
   } else if (message?.t === 'calls') {
     self.postMessage((replies[self.name] ?? replies.string)?.(message.calls[0]?.id));
   }
