@@ -29,7 +29,10 @@ export interface PageToolHost {
   options: RunOptions;
   state: unknown;
   emit: (event: ToolEvent) => void;
-  /** A turn of this invoker for the nested calls. */
+  /**
+   * A turn of this invoker for the nested calls: its calls' output counts in the turn of the
+   * page tool's call (a script looping over a tool cannot send back more than that turn may).
+   */
   begin(options: RunOptions): { add(call: ToolCall): void; close(): Promise<{ messages: ToolMessage[] }> };
   errorText(error: Error, call: ToolCall): string | undefined;
 }

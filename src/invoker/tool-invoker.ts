@@ -109,9 +109,7 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
     this.#host = {
       loaded: () => this.#loaded,
       loadSpecs: () => this.#loadSpecs(),
-      runner: (specs, options, emit) => {
-        // The turn's calls share the pool's maxTurnSize.
-        const turn: TurnBudget = { used: 0 };
+      runner: (specs, options, emit, turn) => {
         const chain = this.#chain(specs, options, emit, turn);
         if (chain)
           return (call, state) => chain(makeRequest(call, specs.get(call.name), state, options.context, undefined));
@@ -200,8 +198,13 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
    * const { messages, state: next } = await turn.close();
    */
   begin(options: RunOptions = {}): ToolTurn {
+    return this.#begin(options);
+  }
+
+  /** A turn; `budget` when it is a page tool's calls, which count in the turn of that tool's call. */
+  #begin(options: RunOptions, budget?: TurnBudget): ToolTurn {
     checkRunOptions(options);
-    return new ToolTurn(this.#host, options, options.state ?? {});
+    return new ToolTurn(this.#host, options, options.state ?? {}, budget);
   }
 
   /**
@@ -318,7 +321,7 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
         options: context === undefined ? options : { ...options, context },
         state,
         emit,
-        begin: (o) => this.begin(o),
+        begin: (o) => this.#begin(o, turn),
         errorText: (error, call) => errorText(this.#onError, error, call),
       });
     }

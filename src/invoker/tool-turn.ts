@@ -4,6 +4,7 @@ import { isPlainObject } from '../json/json-value';
 import { toolMessage } from '../messages/constructors';
 import { mediaProblem } from '../messages/message-json';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
+import type { TurnBudget } from '../pool/output-budget';
 import type { ToolSpec } from '../providers/tool-spec';
 import { mergeUpdates, type StateUpdate } from './state-merge';
 import type { Reducer, RunOptions, RunResult, ToolEvent, ToolOutcome } from './types';
@@ -30,8 +31,16 @@ export interface TurnHost {
   /** The specs once loaded (a turn then starts calls without waiting a tick). */
   loaded(): Map<string, ToolSpec> | undefined;
   loadSpecs(): Promise<Map<string, ToolSpec>>;
-  /** A runner for this turn's calls (interceptors, inline or pool), made once the specs are known. */
-  runner(specs: Map<string, ToolSpec>, options: RunOptions, emit: (event: ToolEvent) => void): Runner;
+  /**
+   * A runner for this turn's calls (interceptors, inline or pool), made once the specs are known;
+   * what they send back is charged to `budget`.
+   */
+  runner(
+    specs: Map<string, ToolSpec>,
+    options: RunOptions,
+    emit: (event: ToolEvent) => void,
+    budget: TurnBudget,
+  ): Runner;
   /** The model's text for a failed call, or undefined when the error must be thrown. */
   errorText(error: Error, call: ToolCall): string | undefined;
   invalidMessage(bad: InvalidToolCall, emit: (event: ToolEvent) => void): ToolMessage;
@@ -55,6 +64,8 @@ export class ToolTurn {
   readonly #host: TurnHost;
   readonly #options: RunOptions;
   readonly #state: Record<string, unknown>;
+  /** What the turn's calls sent back (`maxTurnSize`): its own, or the turn of the page tool whose calls these are. */
+  readonly #budget: TurnBudget;
   readonly #emit: (event: ToolEvent) => void;
   readonly #listening: boolean;
   readonly #calls: ToolCall[] = [];
@@ -75,14 +86,15 @@ export class ToolTurn {
   #active = 0;
   #closed = false;
 
-  constructor(host: TurnHost, options: RunOptions, state: Record<string, unknown>) {
+  constructor(host: TurnHost, options: RunOptions, state: Record<string, unknown>, budget: TurnBudget = { used: 0 }) {
     this.#host = host;
     this.#options = options;
     this.#state = state;
+    this.#budget = budget;
     this.#listening = options.onEvent !== undefined;
     this.#emit = options.onEvent ?? noEvents;
     const specs = host.loaded();
-    if (specs) this.#run = host.runner(specs, options, this.#emit);
+    if (specs) this.#run = host.runner(specs, options, this.#emit, budget);
   }
 
   /** The calls added so far. */
@@ -183,7 +195,7 @@ export class ToolTurn {
     this.#loading = true;
     this.#host.loadSpecs().then(
       (specs) => {
-        this.#run = this.#host.runner(specs, this.#options, this.#emit);
+        this.#run = this.#host.runner(specs, this.#options, this.#emit, this.#budget);
         this.#drain();
       },
       (error: unknown) => {

@@ -4,7 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/agent';
 import type { AgentEvent } from '../agent/types';
 import { ToolDeniedError } from '../errors/tool-denied-error';
+import { ToolOutputLimitError } from '../errors/tool-output-limit-error';
 import { ToolInvoker } from '../invoker/tool-invoker';
+import type { ToolEvent } from '../invoker/types';
 import type { Message } from '../messages/types';
 import { scriptedModel } from '../models/scripted-model';
 import { createWorkerPool } from '../pool/worker-pool';
@@ -139,5 +141,33 @@ out`,
     // Started, then stopped, never finished (a progress delta may come in between): waited for,
     // it would have finished after its 5 s.
     expect(slow.map((e) => e.type).filter((t) => t !== 'tool-output-delta')).toEqual(['tool-started', 'tool-error']);
+  });
+
+  it("the script's calls count in the turn of its own call: a loop over a large tool is stopped at maxTurnSize", async () => {
+    // Each of the script's calls ran in a turn of its own, with a fresh budget: a 5 s loop over
+    // a tool of a few MiB piled up gigabytes on the page, past any maxTurnSize.
+    const tight = createWorkerPool({
+      worker: () => new Worker(new URL('../../test/workers/tools.worker.ts', import.meta.url), { type: 'module' }),
+      size: 1,
+      maxTurnSize: 3 * 2 ** 20,
+    });
+    try {
+      const invoker = new ToolInvoker({ pool: tight, inlineTools: [codeTool(sandbox, { tools: ['flood'] })] });
+      const code = `let got = 0, error;
+try { for (let i = 0; i < 10; i++) { await tools.flood({ resultMiB: 1 }); got++; } } catch (e) { error = e.message; }
+({ got, error })`;
+      const events: ToolEvent[] = [];
+      for await (const event of invoker.stream([{ id: 'loop', name: 'run_javascript', args: { code } }]))
+        events.push(event);
+      const refused = events.find((e) => e.type === 'tool-error' && e.parentToolCallId === 'loop');
+      expect(refused?.type === 'tool-error' && refused.error).toBeInstanceOf(ToolOutputLimitError);
+      expect(refused).toMatchObject({ toolCallId: 'loop.3', error: { limit: 'turn', maxSize: 3 * 2 ** 20 } });
+      const done = events.at(-1);
+      expect(done?.type === 'done' && done.messages[0]?.content).toMatch(
+        /^Result: \{"got":2,"error":"Error: Tool 'flood' \(call loop\.3\) sent back too much: the output of this turn's calls together/,
+      );
+    } finally {
+      await tight.close();
+    }
   });
 });
