@@ -5,6 +5,7 @@ export { CheckpointError } from './checkpoint-error';
 export { CodeError, type CodeErrorOptions } from './code-error';
 export { isContextOverflow, overflowFigures } from './context-overflow';
 export { InvalidToolSpecError, type InvalidToolSpecErrorOptions } from './invalid-tool-spec-error';
+export { LocalModelError } from './local-model-error';
 export { McpConnectionError, type McpConnectionErrorOptions, type McpFailure } from './mcp-connection-error';
 export {
   formatIssues,

@@ -1,4 +1,4 @@
-import { MoatError, type MoatErrorOptions, registerErrorClass } from '../errors/moat-error';
+import { MoatError, type MoatErrorOptions, registerErrorClass } from './moat-error';
 
 /**
  * A local model could not be fetched, kept or loaded. `reason` says which:

@@ -3,6 +3,8 @@
  * in a worker of its own), and the browser storage that keeps its file. Apart from `moat` so that an
  * app that does not use it does not load it.
  */
+
+export { LocalModelError } from '../errors/local-model-error';
 export {
   type LoadOptions,
   type LocalModel,
@@ -10,7 +12,6 @@ export {
   type LocalModelOptions,
   localModel,
 } from './local-model';
-export { LocalModelError } from './local-model-error';
 export {
   type CachedModel,
   cachedModels,

@@ -5,11 +5,11 @@ import { TOOLS_CHAT_TEMPLATE, tinyGGUF } from '../../test/tiny-gguf';
 import toolsUrl from '../../test/workers/local-tools.worker.ts?worker&url';
 import { createAgent } from '../agent/agent';
 import type { AgentEvent } from '../agent/types';
+import { LocalModelError } from '../errors/local-model-error';
 import { userMessage } from '../messages/constructors';
 import { createWorkerPool } from '../pool/worker-pool';
 import type { StreamPart } from '../stream/stream-part';
 import { localModel } from './local-model';
-import { LocalModelError } from './local-model-error';
 
 const model = localModel({ model: new Blob([tinyGGUF()]), wasmUrl, name: 'tiny', temperature: 0 });
 afterAll(() => model.unload());

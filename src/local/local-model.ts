@@ -1,4 +1,5 @@
 import { Wllama } from '@wllama/wllama';
+import { LocalModelError } from '../errors/local-model-error';
 import { describeValue } from '../errors/moat-error';
 import { checkCount, checkSignal } from '../errors/option-checks';
 import { isPlainObject } from '../json/json-value';
@@ -11,7 +12,6 @@ import type { Obj } from '../providers/wire';
 import { OpenAIChatDecoder } from '../stream/decoders/openai-chat-decoder';
 import type { StreamPart } from '../stream/stream-part';
 import { ggufExtent } from './gguf-extent';
-import { LocalModelError } from './local-model-error';
 import { type DownloadProgress, downloadModel } from './model-store';
 import { GrammarAnswerReader, grammarPrompt, grammarSchema } from './tool-grammar';
 

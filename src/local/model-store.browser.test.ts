@@ -4,9 +4,9 @@ import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, unserve } from '../../test/served-files';
 import { tinyGGUF } from '../../test/tiny-gguf';
+import { LocalModelError } from '../errors/local-model-error';
 import { userMessage } from '../messages/constructors';
 import { localModel } from './local-model';
-import { LocalModelError } from './local-model-error';
 import { cachedModels, type DownloadProgress, deleteCachedModel, downloadModel } from './model-store';
 
 // About 3.6 MB: the server hands it over in many chunks.

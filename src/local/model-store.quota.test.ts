@@ -3,7 +3,7 @@
 // refusal comes from the write that does not fit: clearly, and what was written is given back.
 import { describe, expect, inject, it } from 'vitest';
 import { serve } from '../../test/served-files';
-import { LocalModelError } from './local-model-error';
+import { LocalModelError } from '../errors/local-model-error';
 import { cachedModels, deleteCachedModel, downloadModel } from './model-store';
 
 const why = inject('smallDisk');

@@ -1,6 +1,6 @@
+import { LocalModelError } from '../errors/local-model-error';
 import { describeValue } from '../errors/moat-error';
 import { checkSignal } from '../errors/option-checks';
-import { LocalModelError } from './local-model-error';
 
 /** How far a download has come. `total` is 0 while the server has not said. */
 export interface DownloadProgress {
