@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ToolInvoker } from '../invoker/tool-invoker';
-import { createCodeSandbox } from './code-sandbox';
-import { codeTool, signatureOf } from './code-tool';
+import type { ToolSource } from '../invoker/types';
+import { type CodeSandbox, createCodeSandbox } from './code-sandbox';
+import { type CodeArtifact, codeTool, NESTED_CONTENT_CHARS, signatureOf } from './code-tool';
 
 describe('codeTool in Node (its description; nothing runs)', () => {
   it('writes a JSON Schema as a call signature', () => {
@@ -34,5 +35,35 @@ describe('codeTool in Node (its description; nothing runs)', () => {
     expect(() => new ToolInvoker({ inlineTools: [{ kind: 'page-tool' } as never] })).toThrow(
       /Expected inline tools made by defineTool\(\) or codeTool\(\)/,
     );
+  });
+
+  it("keeps the first NESTED_CONTENT_CHARS of each call's text in its artifact, saying how long it was; the script gets it whole", async () => {
+    // The artifact kept every result whole: a script looping over a tool of a few MiB made an
+    // artifact of all of them, kept in the thread and drawn by the chat.
+    const long = 'x'.repeat(100_000);
+    const source: ToolSource = {
+      kind: 'tool-source',
+      name: 'test source',
+      specs: async () => [{ name: 'long', description: 'long', inputSchema: { type: 'object' } }],
+      call: async () => ({ content: long }),
+      onChange: () => () => {},
+    };
+    // A sandbox whose "script" calls the tool twice and returns the length it got.
+    const sandbox = {
+      run: async (_code: string, { tools }: { tools: { call: (n: string, a: object) => Promise<unknown> } }) => {
+        const got = (await tools.call('long', {})) as string;
+        await tools.call('long', {});
+        return { value: got.length, logs: [] };
+      },
+    } as unknown as CodeSandbox;
+    const invoker = new ToolInvoker({ tools: [source], inlineTools: [codeTool(sandbox, { tools: ['long'] })] });
+    const { messages } = await invoker.run([{ id: 'c', name: 'run_javascript', args: { code: '…' } }]);
+    expect(messages[0]?.content).toBe('Result: 100000');
+    const { calls } = messages[0]?.artifact as CodeArtifact;
+    expect(calls.map((c) => c.toolCallId)).toEqual(['c.1', 'c.2']);
+    for (const call of calls) {
+      expect(call.content).toBe(`${long.slice(0, NESTED_CONTENT_CHARS)}… (100,000 characters in all)`);
+      expect(call.ok).toBe(true);
+    }
   });
 });

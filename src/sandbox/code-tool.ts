@@ -29,7 +29,10 @@ export interface NestedCall {
   toolCallId: string;
   name: string;
   args: unknown;
-  /** The tool message's content: the result, or the error the script saw. */
+  /**
+   * The tool message's content (the result, or the error the script saw), up to its first
+   * `NESTED_CONTENT_CHARS` characters, then a note of its whole length. The script got it whole.
+   */
   content: string;
   ok: boolean;
 }
@@ -40,6 +43,12 @@ export interface CodeArtifact {
   logs: LogEntry[];
   calls: NestedCall[];
 }
+
+/**
+ * How much of each call's text the artifact keeps: enough to show the call, where a script
+ * looping over a tool of a few MiB would otherwise keep all of them in the thread.
+ */
+export const NESTED_CONTENT_CHARS = 2_000;
 
 const DEFAULT_DESCRIPTION =
   'Run JavaScript in a sandbox: no network, no DOM, no storage. The value of the last expression (or of `return`) is the result; console output is returned too; top-level `await` works; each run starts afresh (nothing persists between runs).';
@@ -97,7 +106,7 @@ export function codeTool(sandbox: CodeSandbox, options: CodeToolOptions = {}): P
               toolCallId: message.toolCallId,
               name: message.name ?? tool,
               args: toolArgs,
-              content: text,
+              content: shortened(text),
               ok: message.status !== 'error',
             });
             if (message.status === 'error') throw new Error(text);
@@ -113,6 +122,11 @@ export function codeTool(sandbox: CodeSandbox, options: CodeToolOptions = {}): P
       return { content: report(result.value, result.logs), artifact };
     },
   };
+}
+
+function shortened(text: string): string {
+  if (text.length <= NESTED_CONTENT_CHARS) return text;
+  return `${text.slice(0, NESTED_CONTENT_CHARS)}… (${text.length.toLocaleString('en-US')} characters in all)`;
 }
 
 /** What the model reads: the result, then the console. */
