@@ -59,7 +59,7 @@ describe('codeTool in Node (its description; nothing runs)', () => {
     const invoker = new ToolInvoker({ tools: [source], inlineTools: [codeTool(sandbox, { tools: ['long'] })] });
     const { messages } = await invoker.run([{ id: 'c', name: 'run_javascript', args: { code: '…' } }]);
     expect(messages[0]?.content).toBe('Result: 100000');
-    const { calls } = messages[0]?.artifact as CodeArtifact;
+    const { calls } = (messages[0] as { artifact: CodeArtifact }).artifact;
     expect(calls.map((c) => c.toolCallId)).toEqual(['c.1', 'c.2']);
     for (const call of calls) {
       expect(call.content).toBe(`${long.slice(0, NESTED_CONTENT_CHARS)}… (100,000 characters in all)`);
