@@ -37,7 +37,7 @@ import type {
   StopCondition,
   ThreadSnapshot,
 } from './types';
-import { type Budget, type BudgetStop, checkUsageOptions, overBudget } from './usage';
+import { type Budget, type BudgetStop, checkUsageOptions, overBudget, type RunUsage } from './usage';
 
 /**
  * An agent: a model, tools in workers, and threads that survive a reload. One `for await` drives
@@ -303,9 +303,9 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
   ): Promise<void> {
     const threadId = thread.id;
     if (options.state) thread.state = { ...thread.state, ...options.state };
-    const usage: Usage = {};
-    const progress = { steps: 0, text: '' };
-    let cost: number | undefined;
+    // The run so far: its steps, its last answer's text, its usage and cost (summaries included).
+    const progress: RunUsage & { steps: number; text: string } = { steps: 0, text: '', usage: {}, cost: undefined };
+    const { usage } = progress;
     const finish = (stopReason: AgentStopReason, answer?: { output: unknown }, budget?: BudgetStop) => {
       const result: AgentResult & { output?: unknown } = {
         threadId,
@@ -318,7 +318,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
         totals: { ...thread.totals },
       };
       if (thread.pending.length > 0) result.pendingApprovals = [...thread.pending];
-      if (cost !== undefined) result.cost = cost;
+      if (progress.cost !== undefined) result.cost = progress.cost;
       if (budget) result.budget = budget;
       if (answer) result.output = answer.output;
       emit({ type: 'finish', ...result });
@@ -351,7 +351,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
       }
       for (;;) {
         if (progress.steps >= this.#maxSteps) return finish('max-steps');
-        const spent = { tokens: (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0), cost: cost ?? 0 };
+        const spent = { tokens: (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0), cost: progress.cost ?? 0 };
         const over = overBudget(this.#budget, spent, thread.totals);
         if (over) {
           // Stopped before its first model call: the user's message is kept all the same.
@@ -363,8 +363,6 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
         const plan = this.#prepareStep && (await this.#plan(progress.steps, thread, usage));
         const step = await runStep(this.#stepAgent, thread, options, signal, emit, progress, output, plan);
         const { ai } = step;
-        addUsage(usage, ai.usage);
-        if (step.cost !== undefined) cost = (cost ?? 0) + step.cost;
         if (thread.pending.length > 0) {
           for (const toolCall of thread.pending) emit({ type: 'approval-request', toolCall });
           return finish('approval');
@@ -413,12 +411,4 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
 
 function stopReasonOf(ai: AIMessage): AgentStopReason {
   return ai.stopReason === 'length' || ai.stopReason === 'content-filter' ? ai.stopReason : 'end';
-}
-
-function addUsage(total: Usage, usage: Usage | undefined): void {
-  if (!usage) return;
-  for (const key of Object.keys(usage) as (keyof Usage)[]) {
-    const value = usage[key];
-    if (typeof value === 'number') total[key] = (total[key] ?? 0) + value;
-  }
 }

@@ -195,10 +195,67 @@ describe('a summary of what is left out', () => {
     const note = newest?.metadata?.summary as { upTo: number; text: string };
     expect(note.text).toBe(`summary ${summaries}`);
     expect(newest?.metadata?.step).toMatchObject({ sent: { summary: note.upTo } });
-    expect((await agent.thread('s'))?.totals.steps).toBe(40 + summaries);
+    expect((await agent.thread('s'))?.totals).toMatchObject({ steps: 40, summaries });
     // What was sent starts where the summary ends.
-    const sent = (newest?.metadata?.step as { sent: { ranges: [number, number][] } }).sent;
-    expect(sent.ranges[0]?.[0]).toBe(note.upTo);
+    const sent = (newest?.metadata?.step as { sent: { ranges: [number, number][] } } | undefined)?.sent;
+    expect(sent?.ranges[0]?.[0]).toBe(note.upTo);
+  });
+
+  it("the summarizer's calls count in the run's usage and cost (and its budget), not as its steps", async () => {
+    let summaries = 0;
+    const summarizer = scriptedModel(() => ({ text: `summary ${++summaries} ${'of the facts '.repeat(20)}` }), {
+      name: 'summarizer',
+    });
+    const prices = { scripted: { input: 2, output: 10 }, summarizer: { input: 1, output: 4 } };
+    const checkpointer = createMemoryCheckpointer();
+    const agent = createAgent({
+      model: adder([], { contextWindow: 1_200 }),
+      invoker: invoker(),
+      checkpointer,
+      summarizer,
+      prices,
+    });
+    let before = (await agent.thread('u'))?.totals;
+    for (let turn = 0; turn < 12; turn++) {
+      const had = summaries;
+      const events = await collect(
+        agent.stream(`Turn ${turn}: ${'please add these numbers for me '.repeat(3)}`, { threadId: 'u' }),
+      );
+      const result = finishOf(events);
+      const stepTokens = events.reduce((n, e) => n + (e.type === 'step-finish' ? (e.usage?.inputTokens ?? 0) : 0), 0);
+      // What the run used is what the thread's totals grew by: its steps and its summaries.
+      const { totals } = result;
+      expect(result.usage.inputTokens).toBe(totals.inputTokens - (before?.inputTokens ?? 0));
+      expect(result.usage.outputTokens).toBe(totals.outputTokens - (before?.outputTokens ?? 0));
+      expect(result.cost).toBeCloseTo((totals.cost ?? 0) - (before?.cost ?? 0), 12);
+      expect(totals.steps - (before?.steps ?? 0)).toBe(result.steps);
+      expect((totals.summaries ?? 0) - (before?.summaries ?? 0)).toBe(summaries - had);
+      if (summaries > had) expect(result.usage.inputTokens).toBeGreaterThan(stepTokens);
+      before = totals;
+    }
+    expect(summaries).toBeGreaterThan(1);
+    // A run budget counts them: a step with a summary spends what it and its summary used.
+    const tight = createAgent({
+      model: adder([], { contextWindow: 1_200 }),
+      invoker: invoker(),
+      checkpointer,
+      summarizer,
+      budget: { runTokens: 1 },
+    });
+    const had = summaries;
+    let events: AgentEvent[] = [];
+    for (let turn = 12; turn < 20 && summaries === had; turn++)
+      events = await collect(
+        tight.stream(`Turn ${turn}: ${'please add these numbers for me '.repeat(3)}`, { threadId: 'u' }),
+      );
+    expect(summaries).toBe(had + 1);
+    const { usage, budget, steps } = finishOf(events);
+    const step = events.find((e) => e.type === 'step-finish');
+    const stepTokens =
+      step?.type === 'step-finish' ? (step.usage?.inputTokens ?? 0) + (step.usage?.outputTokens ?? 0) : 0;
+    expect(steps).toBe(1);
+    expect(budget).toEqual({ limit: 'runTokens', used: (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0), max: 1 });
+    expect(budget?.used).toBeGreaterThan(stepTokens);
   });
 
   it('a summarizer that fails leaves the exchanges out, and the run goes on', async () => {

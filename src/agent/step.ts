@@ -20,12 +20,16 @@ import { learnFromUsage, type ModelKnowledge, openAnswer } from './open-answer';
 import { summarize } from './summary';
 import type { StepRecord, Thread } from './thread';
 import type { AgentEvent, AgentOptions, AgentStreamOptions, StepPlan } from './types';
-import { addStep, costOf, type ModelPrice } from './usage';
+import { addStep, addToRun, costOf, type ModelPrice, type RunUsage } from './usage';
 
-/** A summary of what the fitted request leaves out, by the agent's summarizer; its usage counts. */
+/**
+ * A summary of what the fitted request leaves out, by the agent's summarizer; its usage counts in
+ * the run's and the thread's (not as a step).
+ */
 function summaryFor(
   agent: StepAgent,
   thread: Thread,
+  run: RunUsage,
   fitted: FittedContext,
   maxTokens: number,
   system: string | undefined,
@@ -39,7 +43,9 @@ function summaryFor(
     signal,
     onUsage: (usage, model) => {
       const price = agent.prices?.[model.modelId];
-      addStep(thread.totals, usage, price ? costOf(usage, price) : undefined);
+      const cost = price ? costOf(usage, price) : undefined;
+      addStep(thread.totals, usage, cost, 'summaries');
+      addToRun(run, usage, cost);
     },
     onNote: (note) => {
       thread.summary = note;
@@ -66,17 +72,20 @@ export interface StepAgent {
   readonly eager: boolean;
 }
 
-/** One model call with its tools, started as each call completes; saved when all is done. */
+/**
+ * One model call with its tools, started as each call completes; saved when all is done. Its
+ * usage and cost (and its summarizer's) are added to `progress`, the run's so far.
+ */
 export async function runStep(
   agent: StepAgent,
   thread: Thread,
   options: AgentStreamOptions,
   outer: AbortSignal,
   emit: (event: AgentEvent) => void,
-  progress: { steps: number; text: string },
+  progress: RunUsage & { steps: number; text: string },
   output: ResolvedOutput | undefined,
   plan: StepPlan | undefined,
-): Promise<{ ai: AIMessage; toolMessages: ToolMessage[]; cost: number | undefined }> {
+): Promise<{ ai: AIMessage; toolMessages: ToolMessage[] }> {
   // Approvals follow the invoker's own specs (the pool's, with the page's grants), whatever
   // prepareStep offers: a copy in its list cannot lift a `needsApproval`.
   const all = agent.invoker ? await agent.invoker.specs() : [];
@@ -125,7 +134,7 @@ export async function runStep(
         emit,
         // A summary stands for the thread's own messages only, not for a list prepareStep gave.
         ...(agent.summarizer && !plan?.messages
-          ? { summarize: (fitted, maxTokens) => summaryFor(agent, thread, fitted, maxTokens, system, signal) }
+          ? { summarize: (fitted, maxTokens) => summaryFor(agent, thread, progress, fitted, maxTokens, system, signal) }
           : {}),
       },
     );
@@ -197,6 +206,7 @@ export async function runStep(
     const price = agent.prices?.[model.modelId];
     const cost = price ? costOf(ai.usage, price) : undefined;
     addStep(thread.totals, ai.usage, cost);
+    addToRun(progress, ai.usage, cost);
     const record: StepRecord = { model: `${model.provider}:${model.modelId}` };
     if (ai.usage) record.usage = ai.usage;
     if (cost !== undefined) record.cost = cost;
@@ -220,7 +230,7 @@ export async function runStep(
     if (ai.usage) finished.usage = ai.usage;
     if (cost !== undefined) finished.cost = cost;
     emit(finished);
-    return { ai, toolMessages, cost };
+    return { ai, toolMessages };
   } catch (error) {
     // The answer broke off or was stopped: the calls it started are cancelled with it.
     controller.abort(error);

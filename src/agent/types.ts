@@ -96,7 +96,8 @@ export interface AgentOptions<Tools extends ToolSet = ToolSet> extends ModelSett
    * Summarizes the exchanges a request fitted to its window leaves out, instead of only dropping
    * them: the summary goes with the system prompt (room is kept for it: an eighth of the window,
    * 1,024 tokens at most) and is kept with the thread, so each exchange is summarized once. A
-   * summary that fails leaves them out. Its calls count in the usage.
+   * summary that fails leaves them out. Its calls count in the run's usage and cost (and its
+   * budget) and in the thread's totals (as `summaries`, not `steps`).
    */
   summarizer?: ChatModel;
   /** Prices per model id (`model.modelId`): each step's cost, the thread's and the run's. */
@@ -200,14 +201,14 @@ export interface AgentResult {
   /** The whole thread, this run's messages included. */
   messages: Message[];
   stopReason: AgentStopReason;
-  /** Summed over this run's model calls. */
+  /** Summed over this run's model calls, its summarizer's included. */
   usage: Usage;
   state: Record<string, unknown>;
   /** Model calls made in this run. */
   steps: number;
   /** Calls waiting for a decision (with `stopReason: 'approval'`). */
   pendingApprovals?: ToolCall[];
-  /** This run's cost, when `prices` has its models. */
+  /** This run's cost (its summarizer's included), when `prices` has its models. */
   cost?: number;
   /** The thread's usage over all its runs, this one included. */
   totals: UsageTotals;

@@ -20,12 +20,12 @@ export interface ModelPrice {
 }
 
 /**
- * A thread's usage over all its steps. Every provider's figures mean the same here: `inputTokens`
+ * A thread's usage over all its model calls (its steps and its summarizer's). Every provider's figures mean the same here: `inputTokens`
  * counts the whole prompt, cached tokens included (Anthropic's uncached, cache-read and
  * cache-write figures are added up); `cachedInputTokens` the part read from the cache,
  * `cacheWriteTokens` the part written to it;
  * `reasoningTokens` the part of `outputTokens` spent thinking. A figure a provider did not report
- * adds nothing. `cost` is there once a step had a price.
+ * adds nothing. `cost` is there once a call had a price.
  */
 export interface UsageTotals {
   inputTokens: number;
@@ -33,9 +33,18 @@ export interface UsageTotals {
   cachedInputTokens: number;
   cacheWriteTokens: number;
   reasoningTokens: number;
-  /** Model calls counted. */
+  /** The agent's model calls counted (its steps). */
   steps: number;
+  /** The summarizer's calls, once it was called (their tokens and cost are in the figures above). */
+  summaries?: number;
   cost?: number;
+}
+
+/** What a run has used so far, over its steps and its summarizer's calls. */
+export interface RunUsage {
+  usage: Usage;
+  /** There once a call had a price. */
+  cost: number | undefined;
 }
 
 /** Limits that stop a run (`stopReason: 'budget'`) before its next model call. Tokens: input + output. */
@@ -76,15 +85,31 @@ export function costOf(usage: Usage | undefined, price: ModelPrice): number {
   return (inputCost + output * price.output) / 1e6;
 }
 
-/** Add one step to `totals` (in place). */
-export function addStep(totals: UsageTotals, usage: Usage | undefined, cost: number | undefined): void {
-  totals.steps++;
+/** Add one model call to `totals` (in place): a step, or a summarizer's call. */
+export function addStep(
+  totals: UsageTotals,
+  usage: Usage | undefined,
+  cost: number | undefined,
+  kind: 'steps' | 'summaries' = 'steps',
+): void {
+  totals[kind] = (totals[kind] ?? 0) + 1;
   totals.inputTokens += usage?.inputTokens ?? 0;
   totals.outputTokens += usage?.outputTokens ?? 0;
   totals.cachedInputTokens += usage?.cachedInputTokens ?? 0;
   totals.cacheWriteTokens += usage?.cacheWriteTokens ?? 0;
   totals.reasoningTokens += usage?.reasoningTokens ?? 0;
   if (cost !== undefined) totals.cost = (totals.cost ?? 0) + cost;
+}
+
+/** Add one model call to a run's usage and cost (in place). */
+export function addToRun(run: RunUsage, usage: Usage | undefined, cost: number | undefined): void {
+  if (usage) {
+    for (const key of Object.keys(usage) as (keyof Usage)[]) {
+      const value = usage[key];
+      if (typeof value === 'number') run.usage[key] = (run.usage[key] ?? 0) + value;
+    }
+  }
+  if (cost !== undefined) run.cost = (run.cost ?? 0) + cost;
 }
 
 /** The totals a checkpoint's metadata kept; zeros for a thread saved before they were. */
@@ -102,7 +127,9 @@ export function totalsFrom(value: unknown): UsageTotals {
     const n = value[key];
     if (typeof n === 'number' && Number.isFinite(n) && n >= 0) totals[key] = n;
   }
-  if (typeof value.cost === 'number' && Number.isFinite(value.cost) && value.cost >= 0) totals.cost = value.cost;
+  const { summaries, cost } = value;
+  if (typeof summaries === 'number' && Number.isFinite(summaries) && summaries >= 0) totals.summaries = summaries;
+  if (typeof cost === 'number' && Number.isFinite(cost) && cost >= 0) totals.cost = cost;
   return totals;
 }
 
