@@ -2,7 +2,7 @@ import type { ToolDefinition } from '../../worker/define-tool';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
 import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
-import type { TurnBudget } from '../pool/output-budget';
+import { charge, OUTPUT_LIMITS, type OutputLimits, overLimit, type TurnBudget } from '../pool/output-budget';
 import type { ResultFormat } from '../pool/protocol';
 import type { ToolSet } from '../pool/typed-tools';
 import type { CallOptions, WorkerPool } from '../pool/worker-pool';
@@ -312,7 +312,11 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
   ): Promise<ToolOutcome> {
     const source = this.#sourceOf.get(toolCall.name);
     if (source) {
-      return runSourceTool(source, toolCall, { signal: options.signal, timeoutMs: timeoutMs ?? this.#timeoutMs, emit });
+      return runSourceTool(source, toolCall, {
+        signal: options.signal,
+        timeoutMs: timeoutMs ?? this.#timeoutMs,
+        emit,
+      }).then((outcome) => charged(outcome, toolCall, turn));
     }
     const inline = this.#inline.get(toolCall.name);
     if (inline && isPageTool(inline)) {
@@ -323,7 +327,7 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
         emit,
         begin: (o) => this.#begin(o, turn),
         errorText: (error, call) => errorText(this.#onError, error, call),
-      });
+      }).then((outcome) => charged(outcome, toolCall, turn));
     }
     // The runtime is loaded with the specs, which every turn waits for before its first call.
     if (inline && this.#inlineRuntime) {
@@ -393,6 +397,21 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
 }
 
 function noEvents(): void {}
+
+/**
+ * The limits on what a source (an MCP server, a page's WebMCP tools) or a page tool sends back:
+ * only the turn's, as the pool's results count in it. Each source has its own cap on one answer
+ * (an MCP answer's 32 MB); a page tool's outcome holds what its calls gave it.
+ */
+const OUTSIDE_THE_POOL: OutputLimits = { ...OUTPUT_LIMITS, maxResultSize: Number.POSITIVE_INFINITY };
+
+/** The outcome, counted in its turn; past the turn's limit the call fails with `ToolOutputLimitError`. */
+function charged(outcome: ToolOutcome, toolCall: ToolCall, turn: TurnBudget): ToolOutcome {
+  const parts = [outcome?.content, outcome?.artifact, outcome?.update, outcome?.media];
+  const over = charge(OUTSIDE_THE_POOL, { progress: 0, turn }, 'result', parts);
+  if (over) throw overLimit(OUTSIDE_THE_POOL, over, { toolCall });
+  return outcome;
+}
 
 function withoutKey(state: Record<string, unknown>, key: string): Record<string, unknown> {
   const { [key]: _dropped, ...rest } = state;
