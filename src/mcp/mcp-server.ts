@@ -18,7 +18,7 @@ import { cspOrigin } from '../pool/worker-csp';
 import type { ToolSpec } from '../providers/tool-spec';
 import { startClientFrame } from './client-frame';
 import { Connection } from './connection';
-import { type AllowTools, type McpSpecs, toOutcome, toSpecs } from './mcp-tools';
+import { type AllowTools, type McpApproval, type McpSpecs, toOutcome, toSpecs } from './mcp-tools';
 import type { FromWorker, WireFailure } from './protocol';
 import type { McpAuthProvider } from './sign-in';
 import { OAUTH_SERVER, SignIn, withChallenge } from './sign-in';
@@ -39,6 +39,13 @@ export interface McpServerOptions {
   authProvider?: McpAuthProvider;
   /** Which of its tools to offer: names, or a test of each tool. Default: all. */
   allowTools?: AllowTools;
+  /**
+   * Which of its tools ask a person first: `true` all, `false` none, or these tools (by the
+   * server's names) whatever the server says of them. Default: every tool but those the server
+   * says only read (`readOnlyHint`) or destroy nothing (`destructiveHint: false`): hints from a
+   * remote server, so name here the tools a person must approve.
+   */
+  needsApproval?: McpApproval;
   /** What to call it in messages. Default: its URL's host. */
   name?: string;
 }
@@ -96,7 +103,23 @@ export function mcpServer(options: McpServerOptions): McpServer {
     throw new TypeError(
       `Expected \`allowTools\` to be a list of names or a function, got ${describeValue(allowTools)}`,
     );
-  return new McpClient(url, headers as Record<string, string>, allowTools, options.name ?? url.host, authProvider);
+  const { needsApproval } = options;
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== 'boolean' &&
+    !(Array.isArray(needsApproval) && needsApproval.every((n) => typeof n === 'string'))
+  )
+    throw new TypeError(
+      `Expected \`needsApproval\` to be true, false or a list of tool names, got ${describeValue(needsApproval)}`,
+    );
+  return new McpClient(
+    url,
+    headers as Record<string, string>,
+    allowTools,
+    options.name ?? url.host,
+    authProvider,
+    needsApproval,
+  );
 }
 
 class McpClient implements McpServer {
@@ -105,6 +128,7 @@ class McpClient implements McpServer {
   readonly #url: URL;
   readonly #headers: Record<string, string>;
   readonly #allow: AllowTools | undefined;
+  readonly #approval: McpApproval | undefined;
   readonly #signIn: SignIn | undefined;
   /** How many times close() has run: a call that was signing in meanwhile does not go on. */
   #closes = 0;
@@ -123,10 +147,12 @@ class McpClient implements McpServer {
     allow: AllowTools | undefined,
     name: string,
     auth: McpAuthProvider | undefined,
+    approval: McpApproval | undefined,
   ) {
     this.#url = url;
     this.#headers = headers;
     this.#allow = allow;
+    this.#approval = approval;
     this.name = `MCP server ${name}`;
     this.#signIn = auth && new SignIn(url, auth);
   }
@@ -192,7 +218,12 @@ class McpClient implements McpServer {
       { t: 'list' },
       { timeoutMs: ANSWER_MS, failure: (failure) => this.#failure(failure) },
     );
-    const made = toSpecs((answer as Extract<FromWorker, { t: 'tools' }>).tools, this.#allow, this.#given);
+    const made = toSpecs(
+      (answer as Extract<FromWorker, { t: 'tools' }>).tools,
+      this.#allow,
+      this.#given,
+      this.#approval,
+    );
     this.skipped = made.skipped;
     return made;
   }

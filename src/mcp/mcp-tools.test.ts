@@ -25,6 +25,22 @@ describe('MCP tools as specs', () => {
     });
   });
 
+  it("lets the page decide over a remote server's hints: a tool it names asks, whatever the server says", () => {
+    const tools = [
+      tool('plain'),
+      tool('reader', { annotations: { readOnlyHint: true } }),
+      tool('gentle', { annotations: { destructiveHint: false } }),
+    ];
+    const asks = (approval?: boolean | string[]) =>
+      Object.fromEntries(
+        toSpecs(tools, undefined, new Map(), approval).specs.map((s) => [s.name, s.needsApproval ?? false]),
+      );
+    // A server that says its 'delete everything' only reads is believed only where the page lets it.
+    expect(asks(['reader'])).toEqual({ plain: true, reader: true, gentle: false });
+    expect(asks(true)).toEqual({ plain: true, reader: true, gentle: true });
+    expect(asks(false)).toEqual({ plain: false, reader: false, gentle: false });
+  });
+
   it('makes every name one the providers take, unique, and remembers the server’s', () => {
     const { specs, names } = toSpecs([tool('files.read'), tool('files_read'), tool('x'.repeat(80))]);
     expect(specs.map((s) => s.name)).toEqual(['files_read', 'files_read_2', 'x'.repeat(64)]);

@@ -12,6 +12,12 @@ import type { McpCallResult, McpContent, McpTool } from './protocol';
 /** Which of a server's tools to offer: names, or a test of each tool. Default: all. */
 export type AllowTools = readonly string[] | ((tool: McpTool) => boolean);
 
+/**
+ * Which of a server's tools ask a person first, as the page says: `true` all, `false` none, or
+ * these (by the server's names) whatever the server's hints say. Default: the server's hints.
+ */
+export type McpApproval = boolean | readonly string[];
+
 export interface McpSpecs {
   specs: ToolSpec[];
   /** A spec's name → the server's name for the tool. */
@@ -24,7 +30,8 @@ export interface McpSpecs {
  * The specs of a server's tools. Names outside the providers' rule (`a.b`, longer than 64) are
  * rewritten (`a_b`), made unique. A tool asks for approval unless the server says it only reads
  * (`readOnlyHint`) or does nothing destructive (`destructiveHint: false`): the MCP spec's
- * defaults, under which an unannotated tool may destroy.
+ * defaults, under which an unannotated tool may destroy. The page's `approval` decides over the
+ * hints: a remote server's word never takes away an approval the page asked for.
  *
  * `given` holds every name given before by the same source (spec name → the server's name), and
  * gets the new ones: across list changes a tool keeps its name, and a name never comes to mean
@@ -34,6 +41,7 @@ export function toSpecs(
   tools: readonly McpTool[],
   allow?: AllowTools,
   given: Map<string, string> = new Map(),
+  approval?: McpApproval,
 ): McpSpecs {
   const specs: ToolSpec[] = [];
   const names = new Map<string, string>();
@@ -56,7 +64,7 @@ export function toSpecs(
       description: tool.description ?? tool.title ?? hints?.title ?? '',
       inputSchema: { type: 'object', ...tool.inputSchema },
       ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-      ...(hints?.readOnlyHint !== true && hints?.destructiveHint !== false ? { needsApproval: true } : {}),
+      ...(asks(approval, tool) ? { needsApproval: true } : {}),
       ...(hints?.readOnlyHint === true ? { readOnly: true } : {}),
     };
     try {
@@ -70,6 +78,17 @@ export function toSpecs(
     specs.push(spec);
   }
   return { specs, names, skipped };
+}
+
+/**
+ * Whether a tool asks first: the page's word when it gave one (a list only adds to the hints: a
+ * remote server's hints never take an approval the page asked for away), else the hints.
+ */
+function asks(approval: McpApproval | undefined, tool: McpTool): boolean {
+  if (typeof approval === 'boolean') return approval;
+  if (approval?.includes(tool.name)) return true;
+  const hints = tool.annotations;
+  return hints?.readOnlyHint !== true && hints?.destructiveHint !== false;
 }
 
 function uniqueName(name: string, taken: (candidate: string) => boolean): string {
