@@ -1,5 +1,5 @@
 // The chat's state without an agent: events in, snapshots out.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../agent/types';
 import { ToolDeniedError } from '../errors/tool-denied-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
@@ -121,6 +121,39 @@ describe('a tool call, as a part', () => {
       progress: [{ progress: 50 }, { progress: 100 }],
     });
     expect(running?.progress).toEqual([{ progress: 50 }]);
+  });
+
+  it('copies live arguments per snapshot without copying their strings (a 50 MB argument is not cloned per frame)', () => {
+    const { state } = stateWith();
+    state.begin(false);
+    // As the partial-JSON parser gives them: extended in place, a `__proto__` key an own property.
+    const live = JSON.parse('{"text":"abc","rows":[{"k":"v"}],"__proto__":{"x":1}}') as Record<string, unknown>;
+    const clone = vi.spyOn(globalThis, 'structuredClone');
+    try {
+      apply(
+        state,
+        { type: 'tool-input-start', toolCallId: 'c1', name: 'write', index: 0 },
+        { type: 'tool-input-delta', toolCallId: 'c1', delta: '…', partialArgs: live },
+      );
+      const first = tools(state.snapshot().messages[0])[0]?.partialInput as Record<string, unknown>;
+      live.text = 'abcdef';
+      (live.rows as Record<string, unknown>[]).push({ k: 'w' });
+      ((live.rows as Record<string, unknown>[])[0] as Record<string, unknown>).k = 'changed';
+      apply(state, { type: 'tool-input-delta', toolCallId: 'c1', delta: '…', partialArgs: live });
+      const second = tools(state.snapshot().messages[0])[0]?.partialInput as Record<string, unknown>;
+      // The earlier snapshot is left as it was; the later one has the delta.
+      expect(first).toEqual(JSON.parse('{"text":"abc","rows":[{"k":"v"}],"__proto__":{"x":1}}'));
+      expect(second).toEqual(JSON.parse('{"text":"abcdef","rows":[{"k":"changed"},{"k":"w"}],"__proto__":{"x":1}}'));
+      for (const copy of [first, second]) {
+        expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+        expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+      }
+      // Strings are immutable: shared, never copied (identity of a string is not observable, the
+      // copy made of them is). structuredClone copied every string once per frame.
+      expect(clone).not.toHaveBeenCalled();
+    } finally {
+      clone.mockRestore();
+    }
   });
 
   it('a call made by another (code calling tools) is a child of its part; events find it by its id', () => {
@@ -257,6 +290,27 @@ describe('structured output', () => {
     );
     state.apply({ type: 'output-delta', partial: { n: 3 } } as unknown as AgentEvent);
     expect(state.snapshot().messages[0]?.parts.map((p) => p.type)).toEqual(['text', 'tool', 'output']);
+  });
+
+  it('copies the partial output per snapshot without structuredClone: later changes do not reach an earlier snapshot', () => {
+    const { state } = stateWith();
+    state.begin(false);
+    const partial: Record<string, unknown> = { cities: ['Par'] };
+    const clone = vi.spyOn(globalThis, 'structuredClone');
+    try {
+      state.apply({ type: 'output-delta', partial } as unknown as AgentEvent);
+      const first = state.snapshot().messages[0]?.parts;
+      (partial.cities as string[])[0] = 'Paris';
+      (partial.cities as string[]).push('Ro');
+      state.apply({ type: 'output-delta', partial } as unknown as AgentEvent);
+      expect(first).toEqual([{ type: 'output', value: { cities: ['Par'] }, partial: true }]);
+      expect(state.snapshot().messages[0]?.parts).toEqual([
+        { type: 'output', value: { cities: ['Paris', 'Ro'] }, partial: true },
+      ]);
+      expect(clone).not.toHaveBeenCalled();
+    } finally {
+      clone.mockRestore();
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import { ToolDeniedError } from '../errors/tool-denied-error';
 import { textOf } from '../messages/text-of';
 import type { Content, ToolCall } from '../messages/types';
 import { type Draft, DraftMessages } from './draft-messages';
+import { copyLive } from './live-copy';
 import { PROGRESS_LIMITS, ProgressHistory, type ProgressLimits } from './progress-history';
 import { RunAnswer } from './run-answer';
 import type { ChatSnapshot, ChatStatus, ChatThread, UIToolPart, UIToolState } from './types';
@@ -289,11 +290,11 @@ export class ChatState {
   #settleLive(): void {
     for (const [id, args] of this.#liveInputs)
       this.#drafts.tool(id, (part) => {
-        if (part.state === 'input-streaming') part.partialInput = structuredClone(args);
+        if (part.state === 'input-streaming') part.partialInput = copyLive(args);
       });
     this.#liveInputs.clear();
     if (this.#liveOutput) {
-      const value = structuredClone(this.#liveOutput.value);
+      const value = copyLive(this.#liveOutput.value);
       this.#liveOutput = undefined;
       this.#answer.output((part) => {
         if (part.partial) part.value = value;
