@@ -6,7 +6,7 @@
  * view that draws each delta once knows where it stands.
  */
 import { checkCount } from '../errors/option-checks';
-import { isPlainObject } from '../json/json-value';
+import { sizeOf } from '../json/size-of';
 import type { Draft } from './draft-messages';
 import type { UIToolPart } from './types';
 
@@ -79,33 +79,11 @@ export class ProgressHistory {
     this.#kept.clear();
   }
 
+  /**
+   * About how many characters a delta's JSON text has, counted only until past the limit; a value
+   * JSON would not write as it is (a Map, bytes, a BigInt) is too big: it stays only while it is the latest.
+   */
   #size(delta: unknown): number {
-    return this.#chars === Infinity ? 0 : sizeOf(delta, this.#chars);
+    return this.#chars === Infinity ? 0 : sizeOf(delta, this.#chars, { json: true });
   }
-}
-
-const TOO_BIG = new Error('too big');
-
-/**
- * About how many characters a delta's JSON text has, counted only up to `limit + 1`: a delta of
- * hundreds of megabytes is neither written out nor walked whole to learn that it is too big. A
- * value JSON would not write as it is (a Map, bytes, a class's instance, a cycle) counts as too
- * big: it stays only while it is the latest.
- */
-function sizeOf(delta: unknown, limit: number): number {
-  let size = 0;
-  try {
-    JSON.stringify(delta, (key, value: unknown) => {
-      size += key.length + 3;
-      if (typeof value === 'string') size += value.length;
-      else if (typeof value === 'object' && value !== null) {
-        if (!Array.isArray(value) && !isPlainObject(value)) throw TOO_BIG;
-      } else size += String(value).length;
-      if (size > limit) throw TOO_BIG;
-      return value;
-    });
-  } catch {
-    return limit + 1;
-  }
-  return size;
 }

@@ -4,7 +4,11 @@
  * page before any of it reaches a caller, and what is over a limit fails its call.
  */
 import { type OutputLimitKind, ToolOutputLimitError } from '../errors/tool-output-limit-error';
+import { sizeOf } from '../json/size-of';
 import type { CallResult } from './protocol';
+
+// The measure lives in src/json (the chat keeps its progress by it too); the pool's tests import it from here.
+export { sizeOf };
 
 /**
  * The page's limits, each about the length of the output's JSON text in characters (bytes count
@@ -75,49 +79,4 @@ export function overLimit(
 /** A result's parts, as measured: what the page keeps of it. */
 export function resultParts(result: CallResult): unknown[] {
   return [result.content, result.artifact, result.update, result.media];
-}
-
-/**
- * About how many characters `value`'s JSON text would have (bytes, a Blob's size, one each),
- * counted only until it is past `limit`: a value of hundreds of megabytes is not walked whole to
- * learn that it is too big. Any structured-clone value is measured (Maps, Sets, typed arrays).
- * An object reached twice counts twice, as JSON would write it out twice: a message of a few
- * hundred bytes whose objects share each other can stand for gigabytes of text (and a cycle for
- * an endless one), and goes past any limit here.
- */
-export function sizeOf(value: unknown, limit: number): number {
-  let size = 0;
-  // Values still to measure; arrays and objects are opened as they come off it.
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && size <= limit) {
-    const v = stack.pop();
-    if (typeof v === 'string') size += v.length + 2;
-    else if (typeof v !== 'object' || v === null) size += 6;
-    else {
-      size += 2;
-      if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) size += v.byteLength;
-      else if (typeof Blob !== 'undefined' && v instanceof Blob) size += v.size;
-      else if (Array.isArray(v)) size += pushSome(stack, v, limit - size);
-      else if (v instanceof Map || v instanceof Set)
-        size += v.size > limit - size ? v.size : pushSome(stack, [...v.entries()], limit - size);
-      else {
-        const keys = Object.keys(v);
-        for (const key of keys) size += key.length + 3;
-        size += pushSome(
-          stack,
-          keys.map((k) => (v as Record<string, unknown>)[k]),
-          limit - size,
-        );
-      }
-    }
-  }
-  return size;
-}
-
-/** Push a list's items to measure; the list's own length counts (a comma each), up to `room`. */
-function pushSome(stack: unknown[], items: readonly unknown[], room: number): number {
-  // Each item takes at least one character: a list longer than the room is too big as it is.
-  if (items.length > room) return items.length;
-  for (let i = items.length - 1; i >= 0; i--) stack.push(items[i]);
-  return items.length;
 }
