@@ -316,7 +316,7 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
         signal: options.signal,
         timeoutMs: timeoutMs ?? this.#timeoutMs,
         emit,
-      }).then((outcome) => charged(outcome, toolCall, turn));
+      }).then((outcome) => charged(outcome, toolCall, turn, this.#pool?.limits));
     }
     const inline = this.#inline.get(toolCall.name);
     if (inline && isPageTool(inline)) {
@@ -327,7 +327,7 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
         emit,
         begin: (o) => this.#begin(o, turn),
         errorText: (error, call) => errorText(this.#onError, error, call),
-      }).then((outcome) => charged(outcome, toolCall, turn));
+      }).then((outcome) => charged(outcome, toolCall, turn, this.#pool?.limits));
     }
     // The runtime is loaded with the specs, which every turn waits for before its first call.
     if (inline && this.#inlineRuntime) {
@@ -399,17 +399,21 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
 function noEvents(): void {}
 
 /**
- * The limits on what a source (an MCP server, a page's WebMCP tools) or a page tool sends back:
- * only the turn's, as the pool's results count in it. Each source has its own cap on one answer
- * (an MCP answer's 32 MB); a page tool's outcome holds what its calls gave it.
+ * The outcome of a source (an MCP server, a page's WebMCP tools) or a page tool, counted in its
+ * turn against the pool's `maxTurnSize` (the default without a pool); past it the call fails
+ * with `ToolOutputLimitError`. Only the turn's limit applies: each source has its own cap on one
+ * answer (an MCP answer's 32 MB), and a page tool's outcome holds what its calls gave it.
  */
-const OUTSIDE_THE_POOL: OutputLimits = { ...OUTPUT_LIMITS, maxResultSize: Number.POSITIVE_INFINITY };
-
-/** The outcome, counted in its turn; past the turn's limit the call fails with `ToolOutputLimitError`. */
-function charged(outcome: ToolOutcome, toolCall: ToolCall, turn: TurnBudget): ToolOutcome {
+function charged(
+  outcome: ToolOutcome,
+  toolCall: ToolCall,
+  turn: TurnBudget,
+  limits: Readonly<OutputLimits> = OUTPUT_LIMITS,
+): ToolOutcome {
+  const outside: OutputLimits = { ...limits, maxResultSize: Number.POSITIVE_INFINITY };
   const parts = [outcome?.content, outcome?.artifact, outcome?.update, outcome?.media];
-  const over = charge(OUTSIDE_THE_POOL, { progress: 0, turn }, 'result', parts);
-  if (over) throw overLimit(OUTSIDE_THE_POOL, over, { toolCall });
+  const over = charge(outside, { progress: 0, turn }, 'result', parts);
+  if (over) throw overLimit(outside, over, { toolCall });
   return outcome;
 }
 

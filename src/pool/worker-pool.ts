@@ -13,6 +13,7 @@ import { CallDispatch } from './call-dispatch';
 import { CallLedger, type PendingCall } from './call-ledger';
 import { deliverResults, isOutMessage, notify, type ResultSink } from './deliver-results';
 import { answerNetwork } from './network-answers';
+import type { OutputLimits } from './output-budget';
 import {
   type CallOptions,
   type CallOutcome,
@@ -129,6 +130,11 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
       limits: o.limits,
       refuse: (call, error) => this.#abort(call, error),
     };
+  }
+
+  /** What the page accepts from this pool's workers (`maxResultSize`, `maxProgressSize`, `maxTurnSize`). */
+  get limits(): Readonly<OutputLimits> {
+    return this.#sink.limits;
   }
 
   get stats(): PoolStats {
