@@ -429,3 +429,32 @@ describe('approvals', () => {
     expect(ran).toEqual([]);
   });
 });
+
+describe('a long answer', () => {
+  it('is read in slices when its parts come without a wait: the page runs between them while the calls start', async () => {
+    // A clock that moves 1 ms at each reading: a slice (25 ms) ends after a few dozen parts.
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => ++now);
+    // The page's own work: a task that runs whenever the page gets to run.
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    try {
+      const calls = Array.from({ length: 200 }, (_, i) => ({ name: 'add', args: { a: i, b: 1 } }));
+      const model = scriptedModel((messages) => (lastTool(messages) ? { text: 'done' } : { toolCalls: calls }));
+      const agent = createAgent({ model, invoker: new ToolInvoker({ inlineTools: [add()] }) });
+      const seen: number[] = [];
+      for await (const event of agent.stream('add')) if (event.type === 'tool-call') seen.push(ticks);
+      expect(seen).toHaveLength(200);
+      // A stream read in one go (microtasks only) let the page run not once between its first and last call.
+      expect((seen.at(-1) as number) - (seen[0] as number)).toBeGreaterThan(1);
+    } finally {
+      ticking = false;
+      clock.mockRestore();
+    }
+  });
+});

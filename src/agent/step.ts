@@ -13,6 +13,7 @@ import { PartialOutput } from '../output/read-output';
 import type { Checkpointer } from '../store/checkpointer';
 import { batchesOf } from '../stream/part-batches';
 import type { StreamPart } from '../stream/stream-part';
+import { WorkSlice } from '../stream/work-slice';
 import { deniedMessage, notFound, verdictFor } from './approvals';
 import type { FittedContext } from './fit-context';
 import { keepEarlyStep } from './keep-early-step';
@@ -141,6 +142,10 @@ export async function runStep(
     batches = opened.batches;
     const partial = output && new PartialOutput();
     // A chunk's parts come together: the calls that close in it start together (one message per worker).
+    // A model whose parts come without a wait (a stream of its own, not read in batches: a
+    // scripted or in-page one) held the page for its whole answer and the calls it started
+    // (a turn of 10,000 calls, 100-260 ms in one task): the loop lets the page run after each slice.
+    const slice = new WorkSlice();
     for (let next = opened.first; !next.done; next = await batches.next()) {
       const batch = next.value;
       for (const part of batch) {
@@ -184,6 +189,7 @@ export async function runStep(
       }
       const object = partial?.take();
       if (object) emit({ type: 'output-delta', partial: object });
+      if (slice.spent) await slice.yield();
     }
     batches = undefined;
     const ai = opened.stream.message();
