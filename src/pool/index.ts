@@ -4,8 +4,8 @@
  * Content-Security-Policy that closes `import()` to a plain worker's script.
  */
 export { framedWorkers } from './framed-worker';
+export type { ToolGrant } from './pool-options';
 export type { CallResult, NetworkPolicyWire, ResultFormat, ToolDescriptor } from './protocol';
-export type { ToolGrant } from './tool-catalog';
 export { resultValue, type ToolResult } from './tool-result';
 export type { ToolArgs, ToolName, ToolOutput, ToolSet, TypedToolCall } from './typed-tools';
 export { workerContentSecurityPolicy } from './worker-csp';

@@ -4,15 +4,61 @@
  */
 import { describeValue } from '../errors/moat-error';
 import { checkCount, checkDuration } from '../errors/option-checks';
+import { isPlainObject } from '../json/json-value';
+import { checkNamespace } from '../store/validate';
 import { sealedWorkers } from './framed-worker';
 import { OUTPUT_LIMITS, type OutputLimits, type TurnBudget } from './output-budget';
 import { PageStoreHost } from './page-store-host';
 import type { ResultFormat } from './protocol';
-import { checkGrants, type Grants, type ToolGrant } from './tool-catalog';
 import type { ToolResult } from './tool-result';
 
 /** Which URLs tool code may reach: all, none, or those the function allows (evaluated on the page). */
 export type NetworkPolicy = 'allow' | 'deny' | ((url: string, api: string) => boolean);
+
+/** What the page allows one tool: the copy that is enforced, whatever the tools module says. */
+export interface ToolGrant {
+  /**
+   * The store namespaces (prefixes) the tool may touch, or `'all'`: the pool's whole database.
+   * Default: none.
+   */
+  store?: readonly (readonly string[])[] | 'all';
+  /** An agent asks a person before each call (its default policy; `approve` may decide instead). */
+  needsApproval?: boolean;
+}
+
+/** The grants by tool name, checked. */
+export type Grants = ReadonlyMap<string, { store: string[][] | 'all' | undefined; needsApproval: boolean }>;
+
+/** `createWorkerPool`'s `grants`, checked: a TypeError names what is wrong. */
+export function checkGrants(value: unknown): Grants {
+  const grants = new Map<string, { store: string[][] | 'all' | undefined; needsApproval: boolean }>();
+  if (value === undefined) return grants;
+  if (!isPlainObject(value))
+    throw new TypeError(`Expected \`grants\` to be an object of tool names, got ${describeValue(value)}`);
+  for (const [name, grant] of Object.entries(value)) {
+    const at = `grants.${name}`;
+    if (!isPlainObject(grant)) throw new TypeError(`Expected \`${at}\` to be an object, got ${describeValue(grant)}`);
+    const { store, needsApproval } = grant as ToolGrant;
+    if (needsApproval !== undefined && typeof needsApproval !== 'boolean')
+      throw new TypeError(`Expected \`${at}.needsApproval\` to be a boolean, got ${describeValue(needsApproval)}`);
+    let namespaces: string[][] | 'all' | undefined;
+    if (store === 'all' || store === undefined) namespaces = store;
+    else if (Array.isArray(store)) {
+      namespaces = store.map((ns) => {
+        try {
+          return [...checkNamespace(ns)];
+        } catch (error) {
+          throw new TypeError(`Expected \`${at}.store\` to hold namespaces: ${(error as Error).message}`);
+        }
+      });
+    } else
+      throw new TypeError(
+        `Expected \`${at}.store\` to be a list of namespaces (such as [['notes']]) or 'all', got ${describeValue(store)}`,
+      );
+    grants.set(name, { store: namespaces, needsApproval: needsApproval === true });
+  }
+  return grants;
+}
 
 export interface WorkerPoolOptions {
   /**

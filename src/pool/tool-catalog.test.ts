@@ -2,8 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
+import { checkGrants } from './pool-options';
 import type { ToolDescriptor } from './protocol';
-import { checkGrants, type Describer, readDescriptors, ToolCatalog } from './tool-catalog';
+import { type Describer, readDescriptors, ToolCatalog } from './tool-catalog';
 
 const spec = (name: string) => ({ name, description: '', inputSchema: { type: 'object' as const, properties: {} } });
 const DESCRIPTORS: ToolDescriptor[] = [
