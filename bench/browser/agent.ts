@@ -16,7 +16,8 @@ const encoder = new TextEncoder();
 const CALLS = 40;
 
 let shared: Promise<WorkerPool> | undefined;
-function warmPool(): Promise<WorkerPool> {
+/** The agent cases' pool (the context cases' too), warm. */
+export function warmPool(): Promise<WorkerPool> {
   shared ??= (async () => {
     const pool = createWorkerPool({ worker, size: 2 });
     await pool.warm();
@@ -69,7 +70,7 @@ function median(values: number[]): number {
 }
 
 /** The whole answer of `n` calls as one byte sequence (for the by-hand comparison). */
-function turnBytes(n: number): Uint8Array {
+export function turnBytes(n: number): Uint8Array {
   let text = delta({ role: 'assistant', content: '' });
   for (let i = 0; i < n; i++) text += callChunks(i).join('');
   text += delta({}, 'tool_calls');
@@ -82,7 +83,7 @@ function turnBytes(n: number): Uint8Array {
   return encoder.encode(`${text}data: [DONE]\n\n`);
 }
 
-const bytesResponse = (bytes: Uint8Array) =>
+export const bytesResponse = (bytes: Uint8Array) =>
   new Response(
     new ReadableStream({
       start(c) {
@@ -93,7 +94,7 @@ const bytesResponse = (bytes: Uint8Array) =>
     { headers: { 'content-type': 'text/event-stream' } },
   );
 
-const STEPS = 30;
+export const STEPS = 30;
 
 /** Characters of arguments in the long call, and in each of its deltas. */
 const LONG_ARGS = 50_000_000;

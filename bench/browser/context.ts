@@ -9,9 +9,8 @@ import { fitContext } from '../../src/agent/fit-context';
 import { aiMessage, toolMessage, userMessage } from '../../src/messages/constructors';
 import type { Message } from '../../src/messages/types';
 import { openAICompatible } from '../../src/models/openai-compatible';
-import { createWorkerPool, type WorkerPool } from '../../src/pool/worker-pool';
 import { type BenchCase, time } from '../case';
-import poolToolsMiniUrl from '../workers/pool-tools-mini.worker.ts?worker&url';
+import { bytesResponse, STEPS, turnBytes, warmPool } from './agent';
 
 const THREAD = 10_000;
 
@@ -65,54 +64,6 @@ function fitCase(name: string, kept: number, perKept: boolean, extra: Partial<Be
 }
 
 // The step with fitting on: the same turn, pool and bytes as agent/step-overhead (bench/browser/agent.ts).
-const encoder = new TextEncoder();
-const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
-const delta = (d: Record<string, unknown>, finish: string | null = null) =>
-  sse({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: d, finish_reason: finish }] });
-
-function turnBytes(n: number): Uint8Array {
-  let text = delta({ role: 'assistant', content: '' });
-  for (let i = 0; i < n; i++)
-    text +=
-      delta({
-        tool_calls: [{ index: i, id: `call_${i}`, type: 'function', function: { name: 'noop', arguments: '' } }],
-      }) +
-      delta({ tool_calls: [{ index: i, function: { arguments: `{"i": ${i}` } }] }) +
-      delta({ tool_calls: [{ index: i, function: { arguments: '}' } }] });
-  text += delta({}, 'tool_calls');
-  text += sse({
-    id: 'c',
-    object: 'chat.completion.chunk',
-    choices: [],
-    usage: { prompt_tokens: 10, completion_tokens: 10 },
-  });
-  return encoder.encode(`${text}data: [DONE]\n\n`);
-}
-
-const bytesResponse = (bytes: Uint8Array) =>
-  new Response(
-    new ReadableStream({
-      start(c) {
-        c.enqueue(bytes);
-        c.close();
-      },
-    }),
-    { headers: { 'content-type': 'text/event-stream' } },
-  );
-
-let shared: Promise<WorkerPool> | undefined;
-function warmPool(): Promise<WorkerPool> {
-  shared ??= (async () => {
-    const pool = createWorkerPool({ worker: poolToolsMiniUrl, size: 2 });
-    await pool.warm();
-    await pool.callMany(Array.from({ length: 50 }, (_, i) => ({ id: `w${i}`, name: 'noop', args: { i } })));
-    return pool;
-  })();
-  return shared;
-}
-
-const STEPS = 30;
-
 export const contextCases: BenchCase[] = [
   fitCase('context/fit-10k-thread', 2_000, false, {
     target: { max: 5, of: 'median' },
