@@ -6,7 +6,7 @@ import type { AgentEvent } from '../agent/types';
 import { addStep, emptyTotals, type UsageTotals } from '../agent/usage';
 import { ToolDeniedError } from '../errors/tool-denied-error';
 import { textOf } from '../messages/text-of';
-import type { Content, ToolCall } from '../messages/types';
+import type { Content, ToolCall, Usage } from '../messages/types';
 import { type Draft, DraftMessages } from './draft-messages';
 import { copyLive } from './live-copy';
 import { PROGRESS_LIMITS, ProgressHistory, type ProgressLimits } from './progress-history';
@@ -270,8 +270,9 @@ export class ChatState {
               part.partial = false;
             });
           }
-          // The thread's own count wins (a step this chat did not see, another tab's, is in it).
-          this.#usage = { ...this.#usage, thread: event.totals };
+          // The run's and the thread's own counts win: the run's holds what no step said (its
+          // summarizer's calls), the thread's a step this chat did not see (another tab's).
+          this.#usage = { run: runTotals(this.#usage.run, event), thread: event.totals };
           this.#touch();
           this.#pending = event.pendingApprovals ?? [];
           for (const call of this.#pending) this.#toolState(call.id, 'awaiting-approval');
@@ -358,4 +359,23 @@ export class ChatState {
   #toolOrNew(id: string, name: string, parent: string | undefined, change: (part: Draft<UIToolPart>) => void): void {
     this.#drafts.toolOrNew(id, name, parent, () => this.#answer.at(), change);
   }
+}
+
+/** A run's usage as its `finish` event gives it, over what its steps said. */
+function runTotals(
+  steps: UsageTotals,
+  finish: { usage: Usage; cost?: number | undefined; steps: number },
+): UsageTotals {
+  const { usage } = finish;
+  const run: UsageTotals = {
+    ...steps,
+    inputTokens: usage.inputTokens ?? steps.inputTokens,
+    outputTokens: usage.outputTokens ?? steps.outputTokens,
+    cachedInputTokens: usage.cachedInputTokens ?? steps.cachedInputTokens,
+    cacheWriteTokens: usage.cacheWriteTokens ?? steps.cacheWriteTokens,
+    reasoningTokens: usage.reasoningTokens ?? steps.reasoningTokens,
+    steps: finish.steps,
+  };
+  if (finish.cost !== undefined) run.cost = finish.cost;
+  return run;
 }

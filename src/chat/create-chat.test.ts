@@ -286,6 +286,30 @@ describe('usage', () => {
   });
 });
 
+describe('usage with a summarizer', () => {
+  it("counts the summarizer's calls in the run's usage, as the agent does: the run is what the thread grew by", async () => {
+    const summarizer = scriptedModel(() => ({ text: `summary ${'of the facts '.repeat(20)}` }), { name: 'summarizer' });
+    const agent = createAgent({
+      model: scriptedModel(() => ({ text: 'ok '.repeat(30) }), { contextWindow: 600 }),
+      summarizer,
+      checkpointer: createMemoryCheckpointer(),
+    });
+    const chat = createChat({ agent, schedule: everyChange });
+    let before = chat.getSnapshot().usage.thread;
+    let summarized = 0;
+    for (let i = 0; i < 12; i++) {
+      await chat.send(`Turn ${i}: ${'tell me more about it '.repeat(8)}`);
+      const { run, thread } = chat.getSnapshot().usage;
+      expect(run.inputTokens).toBe(thread.inputTokens - before.inputTokens);
+      expect(run.outputTokens).toBe(thread.outputTokens - before.outputTokens);
+      expect(run.steps).toBe(thread.steps - before.steps);
+      if ((thread.summaries ?? 0) > (before.summaries ?? 0)) summarized++;
+      before = thread;
+    }
+    expect(summarized).toBeGreaterThan(0);
+  });
+});
+
 describe('snapshots', () => {
   it('are the same object while nothing changes; subscribers hear once per schedule, until they unsubscribe', async () => {
     const frames: (() => void)[] = [];
