@@ -134,6 +134,29 @@ function readyResponse(bytes: Uint8Array): Response {
   );
 }
 
+/**
+ * One agent step of a 10-call turn over the same bytes, maxSteps 1, timed as the mean of STEPS:
+ * agent/step-overhead's sample, and (with a context window, so fitting runs) the context cases'.
+ */
+export async function agentStep(contextWindow?: number): Promise<{ sample: () => Promise<number> }> {
+  const pool = await warmPool();
+  const bytes = turnBytes(10);
+  const model = openAICompatible({
+    baseURL: 'http://bench.invalid/v1',
+    model: 'm',
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    fetch: async () => bytesResponse(bytes),
+  });
+  const agent = createAgent({ model, pool, maxSteps: 1 });
+  await agent.tools();
+  return {
+    sample: async () =>
+      (await time(async () => {
+        for (let s = 0; s < STEPS; s++) for await (const _event of agent.stream('go'));
+      })) / STEPS,
+  };
+}
+
 export const agentCases: BenchCase[] = [
   {
     name: 'anchor/stream-chunk-to-read',
@@ -245,23 +268,7 @@ export const agentCases: BenchCase[] = [
     // about 1.2). The figure is the steady-state overhead; a cold first step costs more on both.
     warmup: 20,
     note: `the same turn as one agent step (openAICompatible over the same bytes, tools started as each call closes, the thread kept in the agent's default memory, every event consumed), maxSteps 1 (mean of ${STEPS}); both sides warmed up for 20 samples (steady state: with 3, about 1.2)`,
-    async setup() {
-      const pool = await warmPool();
-      const bytes = turnBytes(10);
-      const model = openAICompatible({
-        baseURL: 'http://bench.invalid/v1',
-        model: 'm',
-        fetch: async () => bytesResponse(bytes),
-      });
-      const agent = createAgent({ model, pool, maxSteps: 1 });
-      await agent.tools();
-      return {
-        sample: async () =>
-          (await time(async () => {
-            for (let s = 0; s < STEPS; s++) for await (const _event of agent.stream('go'));
-          })) / STEPS,
-      };
-    },
+    setup: () => agentStep(),
   },
   longArgsCase(false),
   longArgsCase(true),

@@ -4,13 +4,11 @@
  * kept rather than with the thread, and one agent step with fitting on against the same step done
  * by hand (the anchor of `agent/step-overhead`).
  */
-import { createAgent } from '../../src/agent/agent';
 import { fitContext } from '../../src/agent/fit-context';
 import { aiMessage, toolMessage, userMessage } from '../../src/messages/constructors';
 import type { Message } from '../../src/messages/types';
-import { openAICompatible } from '../../src/models/openai-compatible';
 import { type BenchCase, time } from '../case';
-import { bytesResponse, STEPS, turnBytes, warmPool } from './agent';
+import { agentStep, STEPS } from './agent';
 
 const THREAD = 10_000;
 
@@ -84,23 +82,6 @@ export const contextCases: BenchCase[] = [
     target: { max: 1.1 },
     warmup: 20,
     note: `agent/step-overhead with fitting on (the model given a 128k-token contextWindow): the same turn of 10 calls, openAICompatible over the same bytes, maxSteps 1 (mean of ${STEPS}); both sides warmed up for 20 samples`,
-    async setup() {
-      const pool = await warmPool();
-      const bytes = turnBytes(10);
-      const model = openAICompatible({
-        baseURL: 'http://bench.invalid/v1',
-        model: 'm',
-        contextWindow: 128_000,
-        fetch: async () => bytesResponse(bytes),
-      });
-      const agent = createAgent({ model, pool, maxSteps: 1 });
-      await agent.tools();
-      return {
-        sample: async () =>
-          (await time(async () => {
-            for (let s = 0; s < STEPS; s++) for await (const _event of agent.stream('go'));
-          })) / STEPS,
-      };
-    },
+    setup: () => agentStep(128_000),
   },
 ];
