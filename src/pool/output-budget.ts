@@ -7,9 +7,6 @@ import { type OutputLimitKind, ToolOutputLimitError } from '../errors/tool-outpu
 import { sizeOf } from '../json/size-of';
 import type { CallResult } from './protocol';
 
-// The measure lives in src/json (the chat keeps its progress by it too); the pool's tests import it from here.
-export { sizeOf };
-
 /**
  * The page's limits, each about the length of the output's JSON text in characters (bytes count
  * one each). The defaults keep a phone's tab alive with room to spare: a tool's result reaches

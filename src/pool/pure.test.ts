@@ -8,7 +8,7 @@ import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
 import { CallClock } from './call-clock';
-import { type CallSpend, charge, OUTPUT_LIMITS, type OutputLimits, overLimit, sizeOf } from './output-budget';
+import { type CallSpend, charge, OUTPUT_LIMITS, type OutputLimits, overLimit } from './output-budget';
 import { StartedCalls } from './started-calls';
 import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './stopped-calls';
 import { workerContentSecurityPolicy } from './worker-csp';
@@ -402,49 +402,6 @@ describe('StartedCalls', () => {
       other.final(count);
       expect(other.close()).toBe(3); // all of them taken as started: none runs twice
     }
-  });
-});
-
-describe('sizeOf', () => {
-  it("is about the length of the value's JSON text", () => {
-    for (const value of [
-      '',
-      'hello',
-      42,
-      true,
-      null,
-      [1, 'two', { three: 3 }],
-      { a: { b: ['c', 'd'] }, e: 'f'.repeat(100) },
-    ]) {
-      const json = JSON.stringify(value).length;
-      const size = sizeOf(value, Number.POSITIVE_INFINITY);
-      expect(size).toBeGreaterThanOrEqual(json * 0.5);
-      expect(size).toBeLessThanOrEqual(json * 2 + 8);
-    }
-  });
-
-  it('counts what JSON cannot write: bytes, Blobs, Maps, Sets', () => {
-    expect(sizeOf(new Uint8Array(1_000), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(1_000);
-    expect(sizeOf(new Blob(['x'.repeat(500)]), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(500);
-    expect(sizeOf(new Map([['k', 'v'.repeat(300)]]), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(300);
-    expect(sizeOf(new Set(['s'.repeat(300)]), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(300);
-  });
-
-  it('counts an object as often as it is reached: shared objects as JSON writes them, a cycle past any limit', () => {
-    // 22 levels of { a: x, b: x }: a few hundred bytes to clone, about 500 MB of JSON.
-    let shared: unknown = { s: 'x'.repeat(100) };
-    for (let i = 0; i < 22; i++) shared = { a: shared, b: shared };
-    expect(sizeOf(shared, 8 * 2 ** 20)).toBeGreaterThan(8 * 2 ** 20);
-    const cycle: Record<string, unknown> = { name: 'loop' };
-    cycle.self = cycle;
-    expect(sizeOf(cycle, 10_000)).toBeGreaterThan(10_000);
-  });
-
-  it('stops once past the limit: a list of ten million items is not walked', () => {
-    const huge = new Array(10_000_000).fill(0);
-    expect(sizeOf(huge, 1_000)).toBeGreaterThan(1_000);
-    const wide = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, 'v'.repeat(10)]));
-    expect(sizeOf(wide, 100)).toBeGreaterThan(100);
   });
 });
 
