@@ -10,7 +10,7 @@ import { SMALL_DISK_PROFILE } from './test/small-disk.ts';
 
 const root = import.meta.dirname;
 
-/** The package's entries: `moat`, `moat/worker` and the subpaths (package.json's exports map). */
+/** The package's entries: `moat-sdk`, `moat-sdk/worker` and the subpaths (package.json's exports map). */
 const ENTRIES: Record<string, string> = {
   moat: 'src/index.ts',
   worker: 'worker/index.ts',
@@ -94,9 +94,9 @@ export default defineConfig(({ mode }) => ({
   // Relative base: the built demo works from any path on any static host.
   base: './',
   resolve: {
-    // `moat` and its subpaths, as the package's exports map names them (exact names only).
+    // `moat-sdk` and its subpaths, as the package's exports map names them (exact names only).
     alias: Object.entries(ENTRIES).map(([name, path]) => ({
-      find: new RegExp(`^${name === 'moat' ? 'moat' : `moat/${name}`}$`),
+      find: new RegExp(`^${name === 'moat' ? 'moat-sdk' : `moat-sdk/${name}`}$`),
       replacement: resolve(root, path),
     })),
   },

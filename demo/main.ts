@@ -16,7 +16,7 @@ import {
   type McpServer,
   openIndexedDBCheckpointer,
   ToolInvoker,
-} from 'moat';
+} from 'moat-sdk';
 import { SUGGESTIONS } from './model/offline-rules';
 import { describeModel, explainFailure, loadSettings, type ModelSettings, modelFrom } from './model/settings';
 // The tools module's address: the pool reads it and runs it sealed (below).

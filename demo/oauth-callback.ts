@@ -3,7 +3,7 @@
  * sends the user back here. finishOAuth() trades the code for tokens (kept in IndexedDB) and tells
  * the chat, which waits for the sign-in window to finish.
  */
-import { finishOAuth } from 'moat/mcp';
+import { finishOAuth } from 'moat-sdk/mcp';
 
 const status = document.getElementById('oauth-status') as HTMLParagraphElement;
 try {

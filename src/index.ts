@@ -2,11 +2,11 @@
  * Moat: what an app uses. The agent and its model clients, the sealed tool pool, the code
  * sandbox, the store and checkpointer openers, and the errors an app catches.
  *
- * The building blocks for advanced use live on subpaths: `moat/providers` (provider formats and
- * tool specs), `moat/stream` (stream decoders), `moat/json` (the partial JSON parser),
- * `moat/messages` (the message model), `moat/invoker` (the ToolInvoker's parts), `moat/mcp`
- * (MCP and WebMCP, with OAuth for MCP servers), `moat/store` (the store's parts) and `moat/errors` (every error class, and how errors cross workers). Tools
- * are written with `moat/worker`.
+ * The building blocks for advanced use live on subpaths: `moat-sdk/providers` (provider formats and
+ * tool specs), `moat-sdk/stream` (stream decoders), `moat-sdk/json` (the partial JSON parser),
+ * `moat-sdk/messages` (the message model), `moat-sdk/invoker` (the ToolInvoker's parts), `moat-sdk/mcp`
+ * (MCP and WebMCP, with OAuth for MCP servers), `moat-sdk/store` (the store's parts) and `moat-sdk/errors` (every error class, and how errors cross workers). Tools
+ * are written with `moat-sdk/worker`.
  */
 export { createAgent } from './agent/agent';
 export type {

@@ -16,7 +16,7 @@ export default async function setup() {
       root,
       configFile: false,
       logLevel: 'error',
-      resolve: { alias: { 'moat/worker': resolve(root, 'worker/index.ts') } },
+      resolve: { alias: { 'moat-sdk/worker': resolve(root, 'worker/index.ts') } },
       build: {
         outDir: resolve(root, 'test/.generated'),
         emptyOutDir: false,

@@ -29,7 +29,7 @@ describe('the TypeScript blocks of the docs', () => {
   // One compilation (a program over the sources takes seconds): the docs' blocks, and wrong ones.
   const wrong = extractBlocks(
     join(root, 'docs', 'example.md'),
-    ['```ts', "import { createAgent } from 'moat';", 'const agent = createAgent({ model: 42 });', '```'].join('\n'),
+    ['```ts', "import { createAgent } from 'moat-sdk';", 'const agent = createAgent({ model: 42 });', '```'].join('\n'),
   );
   // React's types are there too: a chat's snapshot and subscribe swapped, and a decision that is none.
   const misuse = extractBlocks(
@@ -37,7 +37,7 @@ describe('the TypeScript blocks of the docs', () => {
     [
       '```tsx',
       "import { useSyncExternalStore } from 'react';",
-      "import type { Chat } from 'moat';",
+      "import type { Chat } from 'moat-sdk';",
       'export const swapped = (chat: Chat) => useSyncExternalStore(chat.getSnapshot, chat.subscribe);',
       "export const undecided = (chat: Chat) => chat.approve('call', 'yes');",
       '```',

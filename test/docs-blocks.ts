@@ -2,12 +2,12 @@
  * The TypeScript in the docs, checked as users would write it: every ```ts and ```tsx block of
  * README.md and docs/*.md, and every example file under docs/ (`.ts`, `.tsx`), becomes a module
  * of its own, compiled with the project's options, where
- * `moat` and `moat/worker` are this checkout's sources.
+ * `moat-sdk` and `moat-sdk/worker` are this checkout's sources.
  *
  * A block that continues an earlier one (it uses an `agent` made above, say) says what it takes
  * in an HTML comment right before it, which readers do not see:
  *
- *     <!-- context: import type { Agent } from 'moat'; declare const agent: Agent; -->
+ *     <!-- context: import type { Agent } from 'moat-sdk'; declare const agent: Agent; -->
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * A check of the network guard's code (Node, TypeScript compiler API): code on the guard's path
- * that runs after `moat/worker` was evaluated must not use a built-in that tool code could have
+ * that runs after `moat-sdk/worker` was evaluated must not use a built-in that tool code could have
  * replaced by then. Tool code shares the worker's realm: it may replace `String.prototype.startsWith`,
  * `Promise.prototype.then`, `Array.prototype[Symbol.iterator]`, `URL`, `Object.prototype`'s
  * getters and setters… The guard's run-time code uses only what `worker/primordials.ts` took at

@@ -1,5 +1,5 @@
 /**
- * Moat's worker side (`moat/worker`): what runs inside a tool worker. In a plain worker, importing
+ * Moat's worker side (`moat-sdk/worker`): what runs inside a tool worker. In a plain worker, importing
  * it installs the network guard and takes the realm's locks (postMessage, the page's messages, the
  * death watch) before any module imported after it runs: import it before libraries you do not
  * trust. In a sealed worker, Moat's runtime took them before any module of the tools ran, and this

@@ -1,4 +1,4 @@
-// The second wall in a plain worker: the realm's locks are taken when moat/worker is evaluated,
+// The second wall in a plain worker: the realm's locks are taken when moat-sdk/worker is evaluated,
 // and the guard covers the doors issue #28 names (WebSocketStream, WebTransport, SharedWorker).
 // Each probe would succeed without the lock or the guard: the 'allow' cases show the doors open.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ afterEach(async () => {
   pool = undefined;
 });
 
-describe('tool code imported after moat/worker', () => {
+describe('tool code imported after moat-sdk/worker', () => {
   it('finds postMessage and close locked before serveTools runs, and never sees the page’s messages', async () => {
     start();
     await run('report');
@@ -90,7 +90,7 @@ describe('tool code imported after moat/worker', () => {
   });
 });
 
-describe('code that ran before moat/worker', () => {
+describe('code that ran before moat-sdk/worker', () => {
   it('keeps what it took: it sees the page’s messages and posts with the postMessage it kept (documented)', async () => {
     pool = createWorkerPool({ worker: earlyWorker, size: 1, timeoutMs: 10_000 });
     expect(await run('early')).toMatch(/^seen [1-9]\d*; posted$/);

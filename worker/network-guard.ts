@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * The network guard: installed when Moat's sealed runtime or a plain worker's `moat/worker` is
+ * The network guard: installed when Moat's sealed runtime or a plain worker's `moat-sdk/worker` is
  * first evaluated, before any tool runs, it replaces every door from a worker to the network with
  * a checked one, and locks the replacements (non-writable, non-configurable, on the global and on
  * the prototypes, with the originals' `prototype.constructor` pointing at the guard), so tool code
@@ -24,7 +24,7 @@
  *
  * Not covered, and cannot be from JavaScript: dynamic `import()` (serve the worker script with a
  * Content-Security-Policy: see `workerContentSecurityPolicy`), and references to the originals
- * taken by code that ran before this module (in a plain worker: import `moat/worker` before any
+ * taken by code that ran before this module (in a plain worker: import `moat-sdk/worker` before any
  * library you do not trust; a sealed worker runs the guard before any module of the tools).
  */
 import { NetworkDeniedError } from '../src/errors/network-denied-error';

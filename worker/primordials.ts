@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
  * The built-ins the network guard and the server's network questions rely on, taken when
- * `moat/worker` is evaluated: before any tool code runs. Tool code shares the worker's realm and
+ * `moat-sdk/worker` is evaluated: before any tool code runs. Tool code shares the worker's realm and
  * may replace `Array.prototype[Symbol.iterator]`, `String.prototype.startsWith`, `URL`,
  * `Promise.prototype.then`, `Atomics.load`…; the guard calls only these copies, so replacing
  * the originals changes nothing it decides.

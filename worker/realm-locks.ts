@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * What the tool server takes from the worker's realm, all of it when `moat/worker` is evaluated
+ * What the tool server takes from the worker's realm, all of it when `moat-sdk/worker` is evaluated
  * (`lockRealm`), before any module imported after it runs: the only way to post to the page, the
  * page's messages (no listener added later sees them), and word of the worker's death
  * (`self.close()`, uncaught errors). Tool code can neither post, nor read or forge what the page
@@ -9,9 +9,9 @@
  * `MessageEvent.prototype.data` or `Array.prototype` setters later on.
  *
  * In a sealed worker these locks are taken by Moat's runtime (`./sealed-runtime`), before any
- * module of the tools. In a plain one, code that ran before `moat/worker` was evaluated is not
+ * module of the tools. In a plain one, code that ran before `moat-sdk/worker` was evaluated is not
  * stopped: it may hold the originals (`postMessage`, `close`) or have replaced what these locks
- * take. Import `moat/worker` first.
+ * take. Import `moat-sdk/worker` first.
  */
 import type { WorkerToPage } from '../src/pool/protocol';
 import {
@@ -47,7 +47,7 @@ let listening = false;
 let watching = false;
 let notifyDeath: ((reason: string) => void) | undefined;
 
-/** Take every lock: called when the sealed runtime or a plain worker's `moat/worker` is evaluated. Idempotent. */
+/** Take every lock: called when the sealed runtime or a plain worker's `moat-sdk/worker` is evaluated. Idempotent. */
 export function lockRealm(): void {
   takePostMessage();
   takeMessages();
@@ -68,7 +68,7 @@ function lockOnGlobal(key: string, value: unknown): void {
  */
 export function takePostMessage(): (message: WorkerToPage) => void {
   if (poster) return poster;
-  // The postMessage taken when moat/worker was evaluated: tool code that ran since cannot have
+  // The postMessage taken when moat-sdk/worker was evaluated: tool code that ran since cannot have
   // slipped its own in (through Function.prototype.bind, say).
   lockOnGlobal('postMessage', function postMessage() {
     throw new TypeError('Tools cannot post messages to the page: return a result, or use runtime.emit');

@@ -1,8 +1,8 @@
 /**
- * How the tools module's copy of `moat/worker` finds Moat's runtime in a sealed worker: the
+ * How the tools module's copy of `moat-sdk/worker` finds Moat's runtime in a sealed worker: the
  * runtime, evaluated first (`./sealed-runtime`), leaves its `serveCatalog` on the worker's global
  * under this key, non-writable and non-configurable, so nothing evaluated after it can replace it.
- * A plain worker has none, and its `moat/worker` serves the tools itself.
+ * A plain worker has none, and its `moat-sdk/worker` serves the tools itself.
  */
 import type { ToolCatalog } from './tool-server';
 

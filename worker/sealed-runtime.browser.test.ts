@@ -1,5 +1,5 @@
 // Moat's runtime in a sealed worker runs before any module of the tools: code evaluated before the
-// tools module's moat/worker (a dependency imported first, or the module's own code before a late
+// tools module's moat-sdk/worker (a dependency imported first, or the module's own code before a late
 // import of it) can neither take the page's port, nor read the page's messages, nor post to the
 // page, nor rewrite the server's answers. Without the runtime first, early-thief.ts answers
 // add(2, 2) with 5.
@@ -21,8 +21,8 @@ afterEach(async () => {
 });
 
 describe.each([
-  ['a dependency imported before moat/worker', dependencyUrl],
-  ["the tools module's own code, run before a late import of moat/worker", inlineUrl],
+  ['a dependency imported before moat-sdk/worker', dependencyUrl],
+  ["the tools module's own code, run before a late import of moat-sdk/worker", inlineUrl],
 ])('in a sealed worker, %s', (_, url) => {
   it('cannot take the port or answer for the tools: add(2, 2) is 4', async () => {
     pool = createWorkerPool({ worker: url, size: 1, timeoutMs: 10_000, startTimeoutMs: 10_000 });

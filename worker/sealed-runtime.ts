@@ -4,9 +4,9 @@
  * before any module of the tools (bundled into the package as text: see `sealedWorkers`). It
  * takes the built-ins it relies on, installs the network guard and takes the realm's locks (the
  * only `postMessage`, the page's messages and the port they come on, the death watch), then waits
- * for the tools: the tools module's own `moat/worker` hands them over (`serveTools`) instead of
+ * for the tools: the tools module's own `moat-sdk/worker` hands them over (`serveTools`) instead of
  * taking anything itself. So no module of the tools, even one evaluated before its
- * `moat/worker`, ever holds the port to the page or the original built-ins.
+ * `moat-sdk/worker`, ever holds the port to the page or the original built-ins.
  */
 import { installNetworkGuard } from './network-guard';
 import { lockRealm } from './realm-locks';

@@ -17,7 +17,7 @@ import { serveCatalog, type ToolCatalog } from './tool-server';
  *
  * In a sealed worker (`createWorkerPool({ worker: url })`) the tools go to Moat's runtime, which
  * was running before any module of the tools and alone speaks to the page; in a plain one, to
- * the server this copy of `moat/worker` brings.
+ * the server this copy of `moat-sdk/worker` brings.
  *
  * The store code (IndexedDB, idb, the query engine) is loaded when a tool first uses
  * `runtime.store`, not at start: a worker whose tools never touch it never loads it.

@@ -4,7 +4,7 @@
  * way to post to the page (the worker's own `postMessage`, or the port a sealed worker is handed),
  * reads the page's messages, and runs the calls it is sent on a `ToolCatalog`. In a sealed worker
  * this is Moat's runtime, evaluated before any module of the tools (`./sealed-runtime`); in a
- * plain one, the copy of it `moat/worker` brings (see `serveTools`).
+ * plain one, the copy of it `moat-sdk/worker` brings (see `serveTools`).
  */
 import { serializeError } from '../src/errors/serialize-error';
 import { onceUntilFailure } from '../src/pool/once-until-failure';
@@ -56,7 +56,7 @@ export interface CallContext {
  * the pool's `hello`, which sets the network policy and the store.
  */
 export function serveCatalog(catalog: ToolCatalog): void {
-  // Normally installed when moat/worker (or the sealed runtime) was evaluated; never serve without it.
+  // Normally installed when moat-sdk/worker (or the sealed runtime) was evaluated; never serve without it.
   installNetworkGuard();
   // Only the server speaks to the page: tool code cannot post (forged results, say). Locked
   // since the runtime was evaluated.

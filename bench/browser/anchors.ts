@@ -150,7 +150,7 @@ export const anchorCases: BenchCase[] = [
     name: 'anchor/tools-script-load',
     unit: 'ms',
     anchor: 'anchor/worker-cold-start',
-    note: 'new Worker(the pool benchmark tools script, not serving) until its first message: loading moat/worker, zod/mini and the tools',
+    note: 'new Worker(the pool benchmark tools script, not serving) until its first message: loading moat-sdk/worker, zod/mini and the tools',
     pauseMs: COLD_START_PAUSE_MS,
     setup: () => ({
       sample: () =>

@@ -103,7 +103,7 @@ export const framedAnchorCases: BenchCase[] = [
     name: 'anchor/framed-tools-cold-start',
     unit: 'ms',
     anchor: 'anchor/framed-worker-cold-start',
-    note: "a bare sandboxed frame (the sealed CSP) starting a bare blob worker that imports the pool benchmark's tools module (moat/worker, zod/mini, the tools: the text pool/cold-start's pool reads, fetched beforehand) from a blob and answers once over a port from the page: the floor of a sealed start of these tools",
+    note: "a bare sandboxed frame (the sealed CSP) starting a bare blob worker that imports the pool benchmark's tools module (moat-sdk/worker, zod/mini, the tools: the text pool/cold-start's pool reads, fetched beforehand) from a blob and answers once over a port from the page: the floor of a sealed start of these tools",
     pauseMs: COLD_START_PAUSE_MS,
     repeat: 25,
     async setup() {

@@ -1,5 +1,5 @@
 /**
- * The local model (moat/local): what the client costs over wllama driven directly, on the same
+ * The local model (moat-sdk/local): what the client costs over wllama driven directly, on the same
  * model in the same run: tokens per second, time to the first token, and the page's long tasks
  * while it generates. The model is the tests' tiny GGUF made a little larger (4 layers of 256),
  * so that each token costs the engine real work and the client's per-chunk cost shows in the ratio.
@@ -31,7 +31,7 @@ interface Timing {
   tokensPerSecond: number;
 }
 
-/** One generation through moat/local's client. */
+/** One generation through moat-sdk/local's client. */
 async function viaClient(): Promise<{ run(): Promise<Timing>; close(): Promise<void> }> {
   const client = localModel({
     model: model(),

@@ -206,7 +206,7 @@ export const poolCases: BenchCase[] = [
     target: { max: 1.25 },
     repeat: 25,
     pauseMs: COLD_START_PAUSE_MS,
-    note: 'createWorkerPool({ worker: url }) to the first result: the page reads the built tools module, the frame and its worker (a data: URL loader making blobs), the module (moat/worker, zod/mini tools), handshake, one call',
+    note: 'createWorkerPool({ worker: url }) to the first result: the page reads the built tools module, the frame and its worker (a data: URL loader making blobs), the module (moat-sdk/worker, zod/mini tools), handshake, one call',
     setup: () => ({ sample: () => firstResult(poolToolsMiniUrl) }),
   },
   {

@@ -62,8 +62,8 @@ function sizeCase(name: string, entry: string, extra: Partial<BenchCase>): Bench
 }
 
 /**
- * The local model's code in an app that does not import moat/local: the bytes of every chunk of the
- * build (loaded at once or on demand) that holds wllama or moat/local (their names survive
+ * The local model's code in an app that does not import moat-sdk/local: the bytes of every chunk of the
+ * build (loaded at once or on demand) that holds wllama or moat-sdk/local (their names survive
  * minification as strings: wllama's worker code, LocalModelError's registered name).
  */
 async function localBytesIn(entry: string): Promise<number> {
@@ -88,13 +88,13 @@ export const bundleCases: BenchCase[] = [
     repeat: 5,
     warmup: 0,
     target: { max: 0, of: 'median' },
-    note: "bytes (min+gzip) of the local model's code (wllama, moat/local) in the same app's whole build, chunks loaded on demand included: an app that does not import moat/local pays nothing for it",
+    note: "bytes (min+gzip) of the local model's code (wllama, moat-sdk/local) in the same app's whole build, chunks loaded on demand included: an app that does not import moat-sdk/local pays nothing for it",
     async setup() {
       const bytes = await localBytesIn('bench/bundle/moat-app.ts');
       return { sample: () => bytes };
     },
   },
   sizeCase('bundle/local-gz', 'bench/bundle/local-app.ts', {
-    note: "bytes (min+gzip) a page loads to import localModel (wllama's JavaScript and its worker code, moat/local; the 10 MB wasm is fetched when a model loads and not counted)",
+    note: "bytes (min+gzip) a page loads to import localModel (wllama's JavaScript and its worker code, moat-sdk/local; the 10 MB wasm is fetched when a model loads and not counted)",
   }),
 ];

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // One tool returning a 5 MB image (the multimodal benchmark): PNG bytes, made once.
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import * as z from 'zod/mini';
 
 export const IMAGE_BYTES = 5 * 1024 * 1024;

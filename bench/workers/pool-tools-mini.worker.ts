@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // The pool benchmarks' tools with zod/mini schemas (a smaller worker to load).
-import { serveTools } from 'moat/worker';
+import { serveTools } from 'moat-sdk/worker';
 import * as z from 'zod/mini';
 import { poolTools } from './pool-tools';
 

@@ -1,5 +1,5 @@
 // The tools the pool benchmarks call, with schemas from whichever zod the worker loads.
-import { defineTool, type ToolDefinition } from 'moat/worker';
+import { defineTool, type ToolDefinition } from 'moat-sdk/worker';
 import type { $ZodType } from 'zod/v4/core';
 import { oneMegabyteObject } from '../../test/records';
 

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // The pool benchmarks' tools with zod (classic) schemas: what most tool code imports.
-import { serveTools } from 'moat/worker';
+import { serveTools } from 'moat-sdk/worker';
 import * as z from 'zod';
 import { poolTools } from './pool-tools';
 

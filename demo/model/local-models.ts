@@ -1,10 +1,10 @@
 /**
- * "In this browser": small instruct models that run in the page (moat/local: llama.cpp in a worker),
+ * "In this browser": small instruct models that run in the page (moat-sdk/local: llama.cpp in a worker),
  * downloaded once with the person's agreement and kept in this browser's storage. This module is
  * loaded only when that choice is made: the demo's first load pays nothing for it.
  */
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { cachedModels, deleteCachedModel, downloadModel, type LocalModel, localModel } from 'moat/local';
+import { cachedModels, deleteCachedModel, downloadModel, type LocalModel, localModel } from 'moat-sdk/local';
 
 export { cachedModels, deleteCachedModel, downloadModel };
 

@@ -1,4 +1,4 @@
-import { type ChatModel, scriptedModel } from 'moat';
+import { type ChatModel, scriptedModel } from 'moat-sdk';
 import { planTurn } from './offline-rules';
 
 /** The demo's default model: no key, no network; it streams its answers like a provider. */

@@ -1,4 +1,4 @@
-import { aiMessage, type Message, toolMessage, userMessage } from 'moat/messages';
+import { aiMessage, type Message, toolMessage, userMessage } from 'moat-sdk/messages';
 import { describe, expect, it } from 'vitest';
 import { expressionsIn, numberIn, planTurn, SUGGESTIONS } from './offline-rules';
 

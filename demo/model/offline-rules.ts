@@ -4,8 +4,8 @@
  * (several at once when asked several things), and words an answer from what they returned.
  * Pure (it imports types and `textOf`, a pure helper), so it is tested in Node.
  */
-import type { AIMessage, ContentPart, Message, ToolMessage } from 'moat';
-import { imageSize, textOf } from 'moat/messages';
+import type { AIMessage, ContentPart, Message, ToolMessage } from 'moat-sdk';
+import { imageSize, textOf } from 'moat-sdk/messages';
 
 export interface PlannedCall {
   name: string;

@@ -11,7 +11,7 @@ import {
   ModelNetworkError,
   ModelStreamError,
   openAICompatible,
-} from 'moat';
+} from 'moat-sdk';
 import { offlineModel } from './offline-model';
 
 export type Provider = 'offline' | 'local' | 'openai' | 'anthropic' | 'gemini';
@@ -158,7 +158,7 @@ export function modelFrom(settings: ModelSettings, options: { maxRetries?: numbe
 }
 
 /**
- * The model in this browser, its code (moat/local, wllama) loaded the first time it is asked:
+ * The model in this browser, its code (moat-sdk/local, wllama) loaded the first time it is asked:
  * an app that never chooses it never loads it.
  */
 function lazyLocalModel(url: string): ChatModel {

@@ -2,7 +2,7 @@
 // The demo's tools. They run sealed, in Web Workers inside a sandboxed frame: no DOM, no page
 // globals, no storage of the app's, no network (the pool says 'deny'; with plain workers the
 // dev/preview servers send this file with a Content-Security-Policy as well).
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import * as z from 'zod/mini';
 import { evaluate, tidy } from './calculator';
 import { convert } from './units';

@@ -4,7 +4,7 @@
  * card per tool call, in the order they happened. Each snapshot is compared with the one drawn
  * before: only what changed is drawn again.
  */
-import type { ChatSnapshot, UIMessage, UIPart } from 'moat';
+import type { ChatSnapshot, UIMessage, UIPart } from 'moat-sdk';
 import { h } from './dom';
 import { renderMarkdown } from './markdown';
 import { ToolCard } from './tool-card';

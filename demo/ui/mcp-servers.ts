@@ -3,8 +3,8 @@
  * when the server asks), see its tools, remove it. Kept in this browser's localStorage; a server that cannot be used says why
  * (a CORS refusal names the headers the server must send).
  */
-import { type McpServer, mcpServer } from 'moat';
-import { browserOAuth } from 'moat/mcp';
+import { type McpServer, mcpServer } from 'moat-sdk';
+import { browserOAuth } from 'moat-sdk/mcp';
 import { h } from './dom';
 
 const KEY = 'moat-demo-mcp-servers';

@@ -121,7 +121,7 @@ export function setUpSettingsDialog(onSave: (settings: ModelSettings) => void): 
 /**
  * "In this browser": the models on offer with their sizes, or any GGUF address; a Download button
  * (the agreement), a progress bar, and the models kept here, each with a Delete button. Built here
- * rather than in index.html's dialog so that its code (moat/local) loads only when it is chosen.
+ * rather than in index.html's dialog so that its code (moat-sdk/local) loads only when it is chosen.
  */
 function localFieldset(provider: HTMLSelectElement, say: (text: string, kind: 'ok' | 'error' | 'info') => void) {
   provider

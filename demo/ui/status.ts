@@ -2,7 +2,7 @@
  * Live status: the pool's workers (idle, busy, restarting) and the page's frame rate, drawn by
  * the page itself; it stays smooth while a tool burns a core in a worker.
  */
-import type { WorkerPool } from 'moat';
+import type { WorkerPool } from 'moat-sdk';
 import { h } from './dom';
 
 export function showStatus(pool: WorkerPool, size: number, workers: HTMLElement, fps: HTMLElement): void {

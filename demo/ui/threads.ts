@@ -2,7 +2,7 @@
  * The conversations sidebar: every saved thread (newest first, titled by its first message),
  * drawn from the chat's snapshot; "New chat" and delete go to the chat.
  */
-import type { ChatThread } from 'moat';
+import type { ChatThread } from 'moat-sdk';
 import { h } from './dom';
 
 export interface ThreadListEvents {

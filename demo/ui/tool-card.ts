@@ -4,7 +4,7 @@
  * error and how long it took. A call that needs a person shows Approve / Deny. `show(part)`
  * draws a chat snapshot's part, doing only what changed since the last one.
  */
-import type { UIToolPart } from 'moat';
+import type { UIToolPart } from 'moat-sdk';
 import { h } from './dom';
 
 export type CardStatus = 'writing' | 'waiting' | 'running' | 'done' | 'error' | 'approval';

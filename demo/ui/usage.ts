@@ -2,7 +2,7 @@
  * The thread's token count in the top bar: this run's and the whole thread's (kept with its
  * checkpoints, so a reload shows it), drawn from the chat's snapshot.
  */
-import type { ChatSnapshot } from 'moat';
+import type { ChatSnapshot } from 'moat-sdk';
 import { h } from './dom';
 
 type UsageTotals = ChatSnapshot['usage']['thread'];

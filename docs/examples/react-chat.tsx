@@ -3,7 +3,7 @@
  * actions straight from the chat. Type-checked against React's types (test/docs-examples.test.ts).
  */
 
-import { type Agent, type Chat, createChat, type UIMessage, type UIToolPart } from 'moat';
+import { type Agent, type Chat, createChat, type UIMessage, type UIToolPart } from 'moat-sdk';
 import { useState, useSyncExternalStore } from 'react';
 
 export function ChatPanel({ agent, threadId }: { agent: Agent; threadId?: string }) {

@@ -1,6 +1,6 @@
 /**
- * `moat/local`: a model that runs in the page's browser (llama.cpp in WebAssembly, through wllama,
- * in a worker of its own), and the browser storage that keeps its file. Apart from `moat` so that an
+ * `moat-sdk/local`: a model that runs in the page's browser (llama.cpp in WebAssembly, through wllama,
+ * in a worker of its own), and the browser storage that keeps its file. Apart from `moat-sdk` so that an
  * app that does not use it does not load it.
  */
 

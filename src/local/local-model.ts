@@ -79,7 +79,7 @@ export interface LocalModel extends ChatModel {
  * offline once downloaded. Tools, structured output, usage and stopping work as with any client.
  *
  * @example
- * import { localModel } from 'moat/local';
+ * import { localModel } from 'moat-sdk/local';
  * import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
  *
  * const model = localModel({ model: '/models/qwen2.5-0.5b-instruct-q4_k_m.gguf', wasmUrl });

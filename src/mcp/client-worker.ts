@@ -139,7 +139,7 @@ class Http {
  */
 async function connect(url: URL, http: Http, changed: () => void): Promise<Client> {
   const client = () => {
-    const made = new Client({ name: 'moat', version: '0.1.0' }, { capabilities: {} });
+    const made = new Client({ name: 'moat-sdk', version: '0.1.0' }, { capabilities: {} });
     made.setNotificationHandler(ToolListChangedNotificationSchema, async () => changed());
     return made;
   };

@@ -1,5 +1,5 @@
 /**
- * `moat/mcp`: MCP and WebMCP. `mcpServer`, `exposeTools` and `pageTools` are in `moat` too;
+ * `moat-sdk/mcp`: MCP and WebMCP. `mcpServer`, `exposeTools` and `pageTools` are in `moat-sdk` too;
  * OAuth for MCP servers (`browserOAuth`, `finishOAuth`) is here.
  */
 export { type AllowTools, type McpServer, type McpServerOptions, type McpTool, mcpServer } from './mcp-server';

@@ -47,7 +47,7 @@ describe(`exposeTools (${'modelContext' in document ? 'native' : 'polyfill'} Web
     expect((await context().getTools()).find((t) => t.name === 'lookup')?.annotations?.readOnlyHint).toBe(true);
     expect((await context().getTools()).find((t) => t.name === 'nap')?.annotations?.readOnlyHint).toBe(false);
 
-    expect(await agentCalls('lookup', { word: 'moat' })).toBe('moat: a word');
+    expect(await agentCalls('lookup', { word: 'moat-sdk' })).toBe('moat: a word');
     // The tool's own time limit holds for this caller too.
     await expect(agentCalls('nap', { ms: 5_000 })).rejects.toThrow(failure(/timed out after 300 ms/));
     // And so does the seal: a tool cannot open the app's storage.

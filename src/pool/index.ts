@@ -1,5 +1,5 @@
 /**
- * `moat/pool`: the worker pool's parts beyond `createWorkerPool` (which `moat` exports): the
+ * `moat-sdk/pool`: the worker pool's parts beyond `createWorkerPool` (which `moat-sdk` exports): the
  * pool's class and types, `framedWorkers` (the sealed default, by name), and the
  * Content-Security-Policy that closes `import()` to a plain worker's script.
  */

@@ -7,7 +7,7 @@ import { sealedFrameCsp } from './framed-worker';
 import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
 
 // What each mode stops (docs/isolation.md), probed with the built-ins a module kept from before
-// moat/worker (plain: the JavaScript guard cannot stop those, so what stops them is the browser's
+// moat-sdk/worker (plain: the JavaScript guard cannot stop those, so what stops them is the browser's
 // seal; sealed: nothing runs before Moat's runtime, so a bare script in the frame's policy shows it).
 // The probe server (test/probe-server.ts) counts every request that reaches it; each test reads
 // its own (test/probe-hits.ts), and the UDP packets ('UDP', a WebTransport's), which carry no tag.
@@ -95,7 +95,7 @@ describe("network: 'deny'", () => {
     expect(said['shared-worker']).toBe('reached: absent');
   });
 
-  it('plain: a module that ran before moat/worker reaches the server through these doors', async () => {
+  it('plain: a module that ran before moat-sdk/worker reaches the server through these doors', async () => {
     const probe = probeTag();
     const said = await tryDoors(poolOf(plain), probe);
     // A WebTransport's QUIC packets are counted as 'UDP' by the probe server.

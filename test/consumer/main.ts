@@ -1,8 +1,8 @@
-import { createAgent, createWorkerPool, mcpServer, scriptedModel, ToolInvoker } from 'moat';
-import { browserOAuth, finishOAuth } from 'moat/mcp';
-import { textOf } from 'moat/messages';
-import { resultValue } from 'moat/pool';
-import { toOpenAITools } from 'moat/providers';
+import { createAgent, createWorkerPool, mcpServer, scriptedModel, ToolInvoker } from 'moat-sdk';
+import { browserOAuth, finishOAuth } from 'moat-sdk/mcp';
+import { textOf } from 'moat-sdk/messages';
+import { resultValue } from 'moat-sdk/pool';
+import { toOpenAITools } from 'moat-sdk/providers';
 import toolsUrl from './tools.worker.ts?worker&url';
 
 /** Where the page says how the run went; scripts/test-package.ts reads them. */

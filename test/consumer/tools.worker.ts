@@ -1,4 +1,4 @@
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import { z } from 'zod';
 
 serveTools([

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 // Tools for the agent's browser tests: the shared math tools, a failure, one that needs approval
 // (it reports each run, for exactly-once checks), and a slow one of its own.
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import * as z from 'zod/mini';
 import { add, deleteNote, fail, multiply } from '../shared-tools';
 import { sleep } from '../sleep';

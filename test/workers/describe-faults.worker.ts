@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 // Tools that answer calls but fail while being described, chosen by the worker's name:
 // 'close' closes the worker, 'hang' never returns, 'not-object' has a string input schema.
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import * as z from 'zod';
 import { seedTools } from '../seed-tools';
 

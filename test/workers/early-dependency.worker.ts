@@ -1,9 +1,9 @@
 /// <reference lib="webworker" />
-// A sealed tools module whose first import, evaluated before moat/worker, tries to take the page's
+// A sealed tools module whose first import, evaluated before moat-sdk/worker, tries to take the page's
 // port and answer for the tools (early-thief.ts).
-// biome-ignore assist/source/organizeImports: early-thief must be evaluated before moat/worker
+// biome-ignore assist/source/organizeImports: early-thief must be evaluated before moat-sdk/worker
 import { got, postKept } from './early-thief';
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import * as z from 'zod';
 
 serveTools([
@@ -15,7 +15,7 @@ serveTools([
   }),
   defineTool({
     name: 'report',
-    description: 'Say what the code evaluated before moat/worker got, after posting with what it kept.',
+    description: 'Say what the code evaluated before moat-sdk/worker got, after posting with what it kept.',
     input: z.object({}),
     run: () => JSON.stringify({ post: postKept(), ...got }),
   }),

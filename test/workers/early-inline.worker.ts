@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-// A sealed tools module whose own code runs before moat/worker is evaluated (it imports it late,
+// A sealed tools module whose own code runs before moat-sdk/worker is evaluated (it imports it late,
 // as a bundle may place it): it tries to take the page's port and answer for the tools.
 import * as z from 'zod';
 
@@ -22,7 +22,7 @@ self.addEventListener('message', (event) => {
   }
 });
 
-const { defineTool, serveTools } = await import('moat/worker');
+const { defineTool, serveTools } = await import('moat-sdk/worker');
 
 serveTools([
   defineTool({
@@ -33,7 +33,7 @@ serveTools([
   }),
   defineTool({
     name: 'report',
-    description: 'Say what the code evaluated before moat/worker got, after posting with what it kept.',
+    description: 'Say what the code evaluated before moat-sdk/worker got, after posting with what it kept.',
     input: z.object({}),
     run: () => {
       let post = 'posted';

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-// Evaluated before moat/worker (the probe worker imports it first): the built-ins a module that
+// Evaluated before moat-sdk/worker (the probe worker imports it first): the built-ins a module that
 // ran early would keep, before the JavaScript guard replaces them. A seal the browser enforces
 // holds against these; a guard of patched globals cannot.
 const g = globalThis as unknown as Record<string, unknown>;

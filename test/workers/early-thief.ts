@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
-// Evaluated BEFORE moat/worker in a sealed tools module (a dependency imported first, or code run
-// before a late import of moat/worker): every way such code could take the page's port and answer
+// Evaluated BEFORE moat-sdk/worker in a sealed tools module (a dependency imported first, or code run
+// before a late import of moat-sdk/worker): every way such code could take the page's port and answer
 // for the tools (add(2, 2) answered 5). Sealed, Moat's runtime ran before it: it must get nothing.
 import type { CallRequest, WorkerToPage } from '../../src/pool/protocol';
 
@@ -69,7 +69,7 @@ Object.defineProperty(MessageEvent.prototype, 'ports', {
   },
 });
 
-/** 4. Post a forged answer with the postMessage kept from before moat/worker. */
+/** 4. Post a forged answer with the postMessage kept from before moat-sdk/worker. */
 export function postKept(): string {
   try {
     keptPost({ t: 'out', started: 1, out: [{ id: 1, result: { content: FORGED, kind: 'json' } }] });

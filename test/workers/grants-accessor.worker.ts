@@ -2,7 +2,7 @@
 // Tools whose every declaration (store namespaces, an approval) a bad dependency swallows
 // (prototype-accessors.ts). 'peek' declares no namespaces: the worker hands it the store
 // unscoped, so only the page stands between it and the rest of the database.
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import * as z from 'zod/mini';
 import './prototype-accessors';
 

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 // A tool for the local model's tests: its arguments are small integers, so that a grammar built
 // from its schema holds a random tiny model to numbers the tool can use.
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import * as z from 'zod/mini';
 
 serveTools([

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
-// Evaluated BEFORE moat/worker: it keeps the originals of postMessage and close, and spies on the
-// message listeners added after it. What moat/worker cannot take back from it (documented).
+// Evaluated BEFORE moat-sdk/worker: it keeps the originals of postMessage and close, and spies on the
+// message listeners added after it. What moat-sdk/worker cannot take back from it (documented).
 export const earlyPost: (message: unknown) => void = self.postMessage.bind(self);
 export let earlySeen = 0;
 const originalAdd = EventTarget.prototype.addEventListener;

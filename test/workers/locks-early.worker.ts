@@ -1,8 +1,8 @@
 /// <reference lib="webworker" />
-// A module that ran before moat/worker: what it keeps.
-// biome-ignore assist/source/organizeImports: locks-early must be evaluated before moat/worker
+// A module that ran before moat-sdk/worker: what it keeps.
+// biome-ignore assist/source/organizeImports: locks-early must be evaluated before moat-sdk/worker
 import { earlyPost, earlySeen } from './locks-early';
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import * as z from 'zod';
 
 serveTools([

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
-// Evaluated after moat/worker and before serveTools: what tool code imported there tries against
+// Evaluated after moat-sdk/worker and before serveTools: what tool code imported there tries against
 // the realm's locks, and tools that try more while serving.
-import { defineTool } from 'moat/worker';
+import { defineTool } from 'moat-sdk/worker';
 import * as z from 'zod';
 
 function attempt(f: () => unknown): string {

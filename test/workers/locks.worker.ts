@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
-// A tool module imported after moat/worker, before serveTools, that tampers with the realm.
-import { serveTools } from 'moat/worker';
+// A tool module imported after moat-sdk/worker, before serveTools, that tampers with the realm.
+import { serveTools } from 'moat-sdk/worker';
 import { lockTools } from './locks-tamper';
 
 serveTools(lockTools);

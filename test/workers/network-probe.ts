@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // The doors a tool might try to reach the network through. Shared by the plain and CSP workers.
-import { defineTool } from 'moat/worker';
+import { defineTool } from 'moat-sdk/worker';
 import * as z from 'zod';
 
 /**

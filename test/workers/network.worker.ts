@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { serveTools } from 'moat/worker';
+import { serveTools } from 'moat-sdk/worker';
 import { probe } from './network-probe';
 
 serveTools([probe]);

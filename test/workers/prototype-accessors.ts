@@ -1,4 +1,4 @@
-// A dependency of the tools' bundle gone bad, imported after moat/worker (the documented order):
+// A dependency of the tools' bundle gone bad, imported after moat-sdk/worker (the documented order):
 // accessors named `store` and `needsApproval` on Object.prototype swallow every assignment to an
 // object that has no own property of that name, so the worker's description of its tools loses
 // those fields on the way out.

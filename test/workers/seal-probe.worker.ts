@@ -1,10 +1,10 @@
 /// <reference lib="webworker" />
-// Every door out of a tool worker, tried with the built-ins a module kept from before moat/worker
+// Every door out of a tool worker, tried with the built-ins a module kept from before moat-sdk/worker
 // (early-originals.ts, imported first). What reaches the probe server is counted there.
 // First, as a side-effect import (which no formatter moves): modules are evaluated in the order
-// they are first imported, so this one runs before moat/worker installs its guard.
+// they are first imported, so this one runs before moat-sdk/worker installs its guard.
 import './early-originals';
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import * as z from 'zod';
 import { early } from './early-originals';
 

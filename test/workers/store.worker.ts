@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // Tools that use runtime.store: the pool opens the same IndexedDB database as the page.
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import * as z from 'zod/mini';
 import { seedTools } from '../seed-tools';
 

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { serveTools } from 'moat/worker';
+import { serveTools } from 'moat-sdk/worker';
 import { stormTools } from '../storm-tools';
 
 serveTools(stormTools(false));

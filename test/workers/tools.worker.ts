@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // The tools the pool's browser tests run: well-behaved ones and every kind of misbehaviour.
-import { defineTool, serveTools, withArtifact, withUpdate } from 'moat/worker';
+import { defineTool, serveTools, withArtifact, withUpdate } from 'moat-sdk/worker';
 import * as z from 'zod';
 import { oneMegabyteObject } from '../records';
 import { add } from '../shared-tools';

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // The tools the WebMCP tests offer to "the browser's agent" (sealed, through the invoker).
-import { defineTool, serveTools } from 'moat/worker';
+import { defineTool, serveTools } from 'moat-sdk/worker';
 import * as z from 'zod';
 import { sleep } from '../sleep';
 
