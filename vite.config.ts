@@ -127,7 +127,7 @@ export default defineConfig(({ mode }) => ({
             },
             // The dependencies: the app's bundler resolves them (and shares one copy).
             rolldownOptions: {
-              external: ['idb', 'zod', /^zod\//, 'acorn', /^es-module-lexer\//, '@mcp-b/webmcp-polyfill', /^@wllama\//],
+              external: ['comlink', 'idb', 'zod', /^zod\//, 'acorn', /^es-module-lexer\//, '@mcp-b/webmcp-polyfill', /^@wllama\//],
             },
           }
         : {
