@@ -1,8 +1,10 @@
 /**
  * WebMCP both ways. The test plays "the browser's agent" through `document.modelContext` (the
  * polyfill's where this Chromium has none of its own; the 'webmcp-native' project runs the same
- * file with Chromium's own, behind its WebMCP flag).
+ * file with Chromium's own, behind its WebMCP flag). The test installs the polyfill as an app
+ * does: Moat never imports it (see webmcp.test.ts).
  */
+import { initializeWebMCPPolyfill } from '@mcp-b/webmcp-polyfill';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import toolsUrl from '../../test/workers/webmcp-tools.worker.ts?worker&url';
 import { createAgent } from '../agent/agent';
@@ -32,10 +34,14 @@ const names = async () => (await context().getTools()).map((t) => t.name).sort()
 /** Chromium's own WebMCP tells its caller only that a tool failed; the polyfill passes the text on. */
 const failure = (text: RegExp) => (context().__isWebMCPPolyfill ? text : /./);
 
+const native = 'modelContext' in document;
+// Where the browser has a WebMCP of its own, the polyfill leaves it be.
+initializeWebMCPPolyfill();
+
 const pool = createWorkerPool({ worker: toolsUrl, size: 1 });
 afterAll(() => pool.close());
 
-describe(`exposeTools (${'modelContext' in document ? 'native' : 'polyfill'} WebMCP)`, () => {
+describe(`exposeTools (${native ? 'native' : 'polyfill'} WebMCP)`, () => {
   it("registers the agent's tools, runs the browser agent's calls through its invoker, and unregisters on abort", async () => {
     const agent = createAgent({ model: scriptedModel(() => ({ text: '' })), pool });
     const controller = new AbortController();
@@ -47,7 +53,7 @@ describe(`exposeTools (${'modelContext' in document ? 'native' : 'polyfill'} Web
     expect((await context().getTools()).find((t) => t.name === 'lookup')?.annotations?.readOnlyHint).toBe(true);
     expect((await context().getTools()).find((t) => t.name === 'nap')?.annotations?.readOnlyHint).toBe(false);
 
-    expect(await agentCalls('lookup', { word: 'moat-sdk' })).toBe('moat: a word');
+    expect(await agentCalls('lookup', { word: 'moat' })).toBe('moat: a word');
     // The tool's own time limit holds for this caller too.
     await expect(agentCalls('nap', { ms: 5_000 })).rejects.toThrow(failure(/timed out after 300 ms/));
     // And so does the seal: a tool cannot open the app's storage.

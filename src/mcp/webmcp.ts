@@ -4,9 +4,15 @@
  * tools, each call run by its invoker (so sealed workers, time limits, quarantine and approval
  * hold for the browser's agent too); `pageTools` is the other way: the registered tools as a
  * source an agent can call, their results marked as untrusted.
+ *
+ * Moat uses the browser's own WebMCP and never imports a polyfill: an app that does not use
+ * WebMCP builds without one installed (a bundler fails on an import of a package that is not
+ * there, even a dynamic one never reached). An app that wants WebMCP where the browser has none
+ * installs `@mcp-b/webmcp-polyfill` and calls its `initializeWebMCPPolyfill()` first.
  */
 import { Agent } from '../agent/agent';
 import { describeValue } from '../errors/moat-error';
+import { WebMCPUnavailableError } from '../errors/webmcp-unavailable-error';
 import { ToolInvoker } from '../invoker/tool-invoker';
 import type { ToolOutcome, ToolSource, ToolSourceRuntime } from '../invoker/types';
 import type { ToolCall, ToolMessage } from '../messages/types';
@@ -42,27 +48,18 @@ interface RegisteredTool {
 /** Names this page registered through `exposeTools`: `pageTools` leaves them out (they are the agent's own). */
 const exposed = new Set<string>();
 
-/** The browser's `document.modelContext` (or the older `navigator.modelContext`), if it has one. */
-function nativeContext(): ModelContext | undefined {
-  if (typeof document === 'undefined') return undefined;
-  const found =
-    (document as unknown as { modelContext?: ModelContext }).modelContext ??
-    (navigator as unknown as { modelContext?: ModelContext }).modelContext;
-  return typeof found?.registerTool === 'function' ? found : undefined;
-}
-
-/** The browser's model context, or the `@mcp-b/webmcp-polyfill`'s where it has none (a secure context only). */
+/**
+ * The page's `document.modelContext` (or the older `navigator.modelContext`): the browser's own,
+ * or a polyfill's the app installed. Rejects with a typed error saying how to get one.
+ */
 async function modelContext(): Promise<ModelContext> {
-  const native = nativeContext();
-  if (native) return native;
-  const { initializeWebMCPPolyfill } = await import('@mcp-b/webmcp-polyfill');
-  initializeWebMCPPolyfill();
-  const made = nativeContext();
-  if (!made)
-    throw new TypeError(
-      'WebMCP needs a secure context (https, or http://localhost): this page has no document.modelContext and the polyfill will not install here',
-    );
-  return made;
+  const found =
+    typeof document === 'undefined'
+      ? undefined
+      : ((document as unknown as { modelContext?: ModelContext }).modelContext ??
+        (navigator as unknown as { modelContext?: ModelContext }).modelContext);
+  if (typeof found?.registerTool === 'function') return found;
+  throw new WebMCPUnavailableError({ reason: globalThis.isSecureContext === false ? 'insecure' : 'missing' });
 }
 
 export interface ExposeToolsOptions {
@@ -85,9 +82,12 @@ export type ExposedTools = (() => void) & { readonly ready: Promise<string[]> };
  * run by the invoker, as the model's calls are; a failed call throws the text the model would
  * have read (Chromium's own WebMCP passes its caller no more than that it failed). Returns a
  * function that unregisters them (as aborting `signal` does); its `ready` resolves with the
- * names registered, or rejects (nothing registered) when the browser refuses one.
+ * names registered, or rejects (nothing registered) when the browser refuses one, or with
+ * `WebMCPUnavailableError` when the page has no WebMCP.
  *
  * @example
+ * import { initializeWebMCPPolyfill } from '@mcp-b/webmcp-polyfill';
+ * initializeWebMCPPolyfill(); // browsers without WebMCP of their own
  * const stop = exposeTools(agent, { signal });
  * await stop.ready; // ['search_notes', …]
  */
@@ -172,6 +172,9 @@ export const UNTRUSTED = '[Untrusted result of a tool this page registered (WebM
  * source for `createAgent({ tools })`. They run in the page, as their authors wrote them; each
  * result reaches the model marked as untrusted. A tool asks for approval unless it says it only
  * reads (`readOnlyHint`). Tools offered by `exposeTools` are left out (the agent has them).
+ * Listing them rejects with `WebMCPUnavailableError` when the page has no WebMCP.
+ *
+ * @example const agent = createAgent({ model, tools: [pageTools()] });
  */
 export function pageTools(): ToolSource {
   let names = new Map<string, RegisteredTool>();
