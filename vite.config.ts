@@ -24,6 +24,7 @@ const ENTRIES: Record<string, string> = {
   store: 'src/store/index.ts',
   errors: 'src/errors/index.ts',
   local: 'src/local/index.ts',
+  react: 'src/react/index.ts',
 };
 
 /** Cross-origin isolation: fine-grained `performance.now()` and SharedArrayBuffer. */
@@ -127,7 +128,18 @@ export default defineConfig(({ mode }) => ({
             },
             // The dependencies: the app's bundler resolves them (and shares one copy).
             rolldownOptions: {
-              external: ['comlink', 'idb', 'zod', /^zod\//, 'acorn', /^es-module-lexer\//, '@mcp-b/webmcp-polyfill', /^@wllama\//],
+              external: [
+                'comlink',
+                'idb',
+                'zod',
+                /^zod\//,
+                'acorn',
+                /^es-module-lexer\//,
+                '@mcp-b/webmcp-polyfill',
+                /^@wllama\//,
+                'react',
+                /^react\//,
+              ],
             },
           }
         : {
