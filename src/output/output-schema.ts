@@ -9,7 +9,6 @@ import { describeValue } from '../errors/moat-error';
 import { isPlainObject } from '../json/json-value';
 import type { OutputFormat } from '../providers/output-format';
 import type { JSONSchema } from '../providers/tool-spec';
-import { checkJSONSchema, jsonSchemaProblem } from './check-json-schema';
 
 /** One problem a Standard Schema reports. */
 export interface StandardIssue {
@@ -100,6 +99,8 @@ async function make(schema: OutputSchema): Promise<ResolvedOutput> {
   const standard = isStandard(schema) ? schema['~standard'] : undefined;
   const json = standard ? await jsonSchemaOf(schema as StandardSchema) : (schema as JSONSchema);
   const { $schema: _dialect, ...sent } = json;
+  // The JSON Schema checker (10 KB) is loaded by the first run with an output schema, not by every page.
+  const { checkJSONSchema, jsonSchemaProblem } = await import('./check-json-schema');
   const problem = jsonSchemaProblem(sent);
   if (problem) throw new TypeError(`The output schema is not a sound JSON Schema: ${problem}`);
   const top = topOf(sent);
