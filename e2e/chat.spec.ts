@@ -78,7 +78,7 @@ for (const [where, query] of [
     const card = cards(page, 'busy_loop');
     await expect(card).toHaveAttribute('data-status', 'running');
     await expect(card).toHaveAttribute('data-status', 'error', { timeout: 10_000 });
-    await expect(card.getByTestId('tool-result')).toContainText('timed out after 1500 ms');
+    await expect(card.getByTestId('tool-result')).toContainText('Timed out after 1.5 s.');
     await expect(page.getByTestId('workers')).toContainText('1 restarted');
     await idle(page);
     await ask(page, 'What is 6 * 7?');

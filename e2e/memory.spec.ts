@@ -19,7 +19,7 @@ test('a memory-hungry tool is stopped by its time limit; the page keeps drawing 
   const card = cards(page, 'hog_memory');
   await expect(card).toHaveAttribute('data-status', 'error', { timeout: 10_000 });
   await expect(card.getByTestId('tool-result')).toContainText("Tool 'hog_memory'");
-  await expect(card.getByTestId('tool-result')).toContainText('timed out after 1500 ms');
+  await expect(card.getByTestId('tool-result')).toContainText('Timed out after 1.5 s.');
   expect(await frames()).toBeGreaterThan(before);
   await idle(page);
   await ask(page, 'Count the primes below 100000');

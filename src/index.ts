@@ -42,6 +42,8 @@ export {
   type UIMediaPart,
   type UIMessage,
   type UIPart,
+  type UIToolError,
+  type UIToolErrorKind,
   type UIToolPart,
   type UIToolState,
 } from './chat/index';

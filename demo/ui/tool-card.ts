@@ -4,7 +4,7 @@
  * error and how long it took. A call that needs a person shows Approve / Deny. `show(part)`
  * draws a chat snapshot's part, doing only what changed since the last one.
  */
-import type { UIToolPart } from 'moat-sdk';
+import type { UIToolErrorKind, UIToolPart } from 'moat-sdk';
 import { h } from './dom';
 
 export type CardStatus = 'writing' | 'waiting' | 'running' | 'done' | 'error' | 'approval';
@@ -16,6 +16,16 @@ const LABELS: Record<CardStatus, string> = {
   done: 'done',
   error: 'failed',
   approval: 'needs your approval',
+};
+
+/** What a failed card's result is called, by the error's kind (the sentence under it says more). */
+const KIND_LABELS: Partial<Record<UIToolErrorKind, string>> = {
+  timeout: 'Timed out',
+  denied: 'Denied',
+  'network-denied': 'Network blocked',
+  crashed: 'Crashed',
+  stopped: 'Stopped',
+  interrupted: 'Interrupted',
 };
 
 export class ToolCard {
@@ -120,13 +130,13 @@ export class ToolCard {
       case 'input-available':
         this.status = 'waiting';
         break;
-      case 'awaiting-approval':
+      case 'approval-requested':
         this.askApproval((approved) => decide(part.toolCallId, approved));
         break;
       case 'running':
         this.started();
         break;
-      case 'output':
+      case 'output-available':
         this.finish(part.output ?? '', true, took);
         for (const media of part.media ?? [])
           this.#result.append(
@@ -135,9 +145,9 @@ export class ToolCard {
               : h('span', { class: 'attachment file' }, media.filename ?? media.mediaType ?? 'A file'),
           );
         break;
-      case 'error':
-      case 'denied':
-        this.finish(part.error ?? '', false, took);
+      case 'output-error':
+      case 'output-denied':
+        this.finish(part.error?.message ?? '', false, took, part.error?.kind);
         break;
     }
   }
@@ -179,7 +189,8 @@ export class ToolCard {
   }
 
   /** The outcome: a tool message's content (pretty-printed when it is JSON), and how long it ran. */
-  finish(content: string, ok: boolean, ms?: number): void {
+  /** The result, or (not `ok`) the error's sentence under a label saying its kind. */
+  finish(content: string, ok: boolean, ms?: number, kind?: UIToolErrorKind): void {
     this.status = ok ? 'done' : 'error';
     if (ok) this.#progress.value = 100;
     this.#approval.hidden = true;
@@ -192,7 +203,11 @@ export class ToolCard {
     } catch {}
     this.#result.hidden = false;
     this.#result.replaceChildren(
-      h('div', { class: 'tool-label' }, ok ? 'Result' : 'Error'),
+      h(
+        'div',
+        { class: 'tool-label', 'data-kind': kind ?? null },
+        ok ? 'Result' : (KIND_LABELS[kind ?? 'failed'] ?? 'Error'),
+      ),
       h('pre', { role: ok ? null : 'alert' }, shown),
     );
   }

@@ -72,7 +72,7 @@ function ToolCall({ part, chat }: { part: UIToolPart; chat: Chat }) {
     <div className="tool" data-state={part.state}>
       <code>{part.name}</code> {part.state}
       <pre>{JSON.stringify(part.input ?? part.partialInput ?? {}, null, 2)}</pre>
-      {part.state === 'awaiting-approval' && (
+      {part.state === 'approval-requested' && (
         <>
           <button type="button" onClick={() => void chat.approve(part.toolCallId, true)}>
             Approve
@@ -86,7 +86,11 @@ function ToolCall({ part, chat }: { part: UIToolPart; chat: Chat }) {
         </>
       )}
       {part.output !== undefined && <pre>{part.output}</pre>}
-      {part.error !== undefined && <pre role="alert">{part.error}</pre>}
+      {part.error !== undefined && (
+        <p role="alert" data-kind={part.error.kind}>
+          {part.error.message}
+        </p>
+      )}
       {part.children?.map((child) => (
         <ToolCall key={child.toolCallId} part={child} chat={chat} />
       ))}

@@ -1,5 +1,6 @@
 import { describeValue } from '../errors/moat-error';
 import { checkCount } from '../errors/option-checks';
+import { INTERRUPTED, toolFailure } from '../errors/tool-failure';
 import { eventStream, followSignal } from '../invoker/event-stream';
 import { ToolInvoker } from '../invoker/tool-invoker';
 import { isPlainObject } from '../json/json-value';
@@ -229,6 +230,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
       pendingApprovals: thread.pending,
       updatedAt: thread.savedAt,
       totals: thread.totals,
+      toolFailures: { ...thread.failures },
     };
   }
 
@@ -299,9 +301,14 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
     options: AgentStreamOptions,
     output: ResolvedOutput | undefined,
     signal: AbortSignal,
-    emit: (event: AgentEvent) => void,
+    emitEvent: (event: AgentEvent) => void,
   ): Promise<void> {
     const threadId = thread.id;
+    // A failed call's kind and sentence for a person go with the thread: a reload shows them as they were.
+    const emit = (event: AgentEvent) => {
+      if (event.type === 'tool-error') thread.failures[event.toolCallId] = toolFailure(event.error);
+      emitEvent(event);
+    };
     if (options.state) thread.state = { ...thread.state, ...options.state };
     // The run so far: its steps, its last answer's text, its usage and cost (summaries included).
     const progress: RunUsage & { steps: number; text: string } = { steps: 0, text: '', usage: {}, cost: undefined };
@@ -329,6 +336,7 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
       // Approved calls that were running when the page went away are never run again.
       if (thread.running.length > 0) {
         thread.messages = inCallOrder([...thread.messages, ...thread.running.map(interruptedMessage)]);
+        for (const call of thread.running) thread.failures[call.id] = INTERRUPTED;
         thread.running = [];
       }
       if ('approvals' in parsed) {

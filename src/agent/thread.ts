@@ -1,5 +1,6 @@
 import { CheckpointConflictError } from '../errors/checkpoint-conflict-error';
 import { CheckpointError } from '../errors/checkpoint-error';
+import { type ToolFailure, toolFailureFrom } from '../errors/tool-failure';
 import { isPlainObject, type JSONValue } from '../json/json-value';
 import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messages/types';
 import type { Checkpoint, Checkpointer } from '../store/checkpointer';
@@ -42,6 +43,11 @@ export class Thread {
   running: ToolCall[];
   /** The thread's usage over all its steps (saved with each checkpoint). */
   totals: UsageTotals;
+  /**
+   * Its failed calls as a person reads them, by call id (saved with each checkpoint): a reload
+   * shows each error result as it was shown live, which its text, the model's, cannot say.
+   */
+  failures: Record<string, ToolFailure>;
   /** The summary of its earliest messages, when a summarizer made one (saved with each checkpoint). */
   summary: ThreadSummaryNote | undefined;
   /**
@@ -66,6 +72,7 @@ export class Thread {
     this.running = callsIn(meta.running, id);
     this.totals = totalsFrom(meta.totals);
     this.summary = noteFrom(meta.summary);
+    this.failures = failuresIn(meta.toolFailures);
     this.#lastId = from?.id;
     this.#lastAt = from?.at ?? 0;
   }
@@ -103,6 +110,7 @@ export class Thread {
     if (this.summary) metadata.summary = { ...this.summary };
     if (this.pending.length > 0) metadata.pendingApprovals = this.pending as unknown as JSONValue;
     if (this.running.length > 0) metadata.running = this.running as unknown as JSONValue;
+    if (Object.keys(this.failures).length > 0) metadata.toolFailures = { ...this.failures } as unknown as JSONValue;
     // Ordered by time, then id: both grow, whatever the clock does.
     const createdAt = Math.max(Date.now(), this.#lastAt + 1);
     const id = `step-${String(seq).padStart(8, '0')}`;
@@ -154,6 +162,17 @@ export function threadMemory(): Checkpointer {
     },
     close: () => threads.clear(),
   };
+}
+
+/** The failures a checkpoint kept; an entry that is not one (an older or foreign writer's) is left out. */
+function failuresIn(value: unknown): Record<string, ToolFailure> {
+  const out: Record<string, ToolFailure> = Object.create(null);
+  if (!isPlainObject(value)) return out;
+  for (const [id, entry] of Object.entries(value)) {
+    const failure = toolFailureFrom(entry);
+    if (failure) out[id] = failure;
+  }
+  return out;
 }
 
 function callsIn(value: unknown, threadId: string): ToolCall[] {

@@ -1,3 +1,4 @@
+import type { ToolFailure } from '../errors/tool-failure';
 import type { ToolInvoker } from '../invoker/tool-invoker';
 import type { ToolEvent, ToolSource } from '../invoker/types';
 import type { ContentPartInput } from '../messages/to-content-part';
@@ -247,6 +248,11 @@ export interface ThreadSnapshot {
   updatedAt: number;
   /** Its usage over all its steps (and cost, with `prices`). */
   totals: UsageTotals;
+  /**
+   * Its failed calls as a person reads them (kind and a short sentence), by call id: what the
+   * thread's error results were when they happened, which their text (the model's) does not say.
+   */
+  toolFailures: Record<string, ToolFailure>;
 }
 
 /**

@@ -115,7 +115,7 @@ describe('a tool call, as a part', () => {
     );
     const done = tools(state.snapshot().messages[0])[0];
     expect(done).toMatchObject({
-      state: 'output',
+      state: 'output-available',
       output: '3',
       artifact: { sum: 3 },
       progress: [{ progress: 50 }, { progress: 100 }],
@@ -198,9 +198,9 @@ describe('a tool call, as a part', () => {
     expect(code?.state).toBe('running');
     expect(code?.progress).toEqual([{ level: 'log', text: 'hi' }]);
     expect(code?.children?.map((c) => [c.toolCallId, c.state, c.output ?? c.error])).toEqual([
-      ['n1', 'output', '3'],
-      ['n2', 'error', 'ToolExecutionError: broke'],
-      ['n3', 'error', 'ToolExecutionError: no such tool'],
+      ['n1', 'output-available', '3'],
+      ['n2', 'output-error', { kind: 'failed', message: 'Failed: broke' }],
+      ['n3', 'output-error', { kind: 'failed', message: 'Failed: no such tool' }],
     ]);
     expect(tools(early.messages[0])[0]?.children?.map((c) => c.state)).toEqual(['running', 'running']);
   });
@@ -228,7 +228,7 @@ describe('a tool call, as a part', () => {
       { type: 'tool-output-delta', toolCallId: 'r', delta: 'one ' },
     );
     const [denied, rerun] = tools(state.snapshot().messages[0]);
-    expect(denied).toMatchObject({ state: 'denied', error: 'Error: not approved: no' });
+    expect(denied).toMatchObject({ state: 'output-denied', error: { kind: 'denied', message: 'Not approved: no.' } });
     expect(rerun).toMatchObject({ state: 'running', rerun: 'its worker was replaced', progress: ['one '] });
   });
 });
@@ -251,14 +251,14 @@ describe('approvals', () => {
     let snapshot = state.snapshot();
     expect(snapshot.status).toBe('awaiting-approval');
     expect(snapshot.pendingApprovals).toEqual([call, other]);
-    expect(tools(snapshot.messages[0]).map((p) => p.state)).toEqual(['awaiting-approval', 'awaiting-approval']);
+    expect(tools(snapshot.messages[0]).map((p) => p.state)).toEqual(['approval-requested', 'approval-requested']);
     state.decided(['d']);
     snapshot = state.snapshot();
     expect(snapshot.pendingApprovals).toEqual([other]);
-    expect(tools(snapshot.messages[0]).map((p) => p.state)).toEqual(['input-available', 'awaiting-approval']);
+    expect(tools(snapshot.messages[0]).map((p) => p.state)).toEqual(['input-available', 'approval-requested']);
     state.undecided([call]);
     expect(state.snapshot().pendingApprovals).toEqual([other, call]);
-    expect(tools(state.snapshot().messages[0])[0]?.state).toBe('awaiting-approval');
+    expect(tools(state.snapshot().messages[0])[0]?.state).toBe('approval-requested');
   });
 });
 
@@ -383,7 +383,7 @@ describe('toUIMessages (a saved thread)', () => {
     // An image alone: no empty text part.
     expect(ui[1]?.parts).toEqual([{ type: 'image', url: 'https://example.com/cat.jpg' }]);
     expect(ui[2]?.parts[0]).toMatchObject({
-      state: 'output',
+      state: 'output-available',
       output: 'Drawn.',
       media: [{ type: 'image', url: `data:image/png;base64,${PNG}`, mediaType: 'image/png' }],
     });
@@ -424,9 +424,9 @@ describe('toUIMessages (a saved thread)', () => {
     expect(ui[1]?.parts.map((p) => (p.type === 'tool' ? `${p.name}:${p.state}` : p.type))).toEqual([
       'reasoning',
       'text',
-      'run_javascript:output',
-      'fail:error',
-      'delete_note:awaiting-approval',
+      'run_javascript:output-available',
+      'fail:output-error',
+      'delete_note:approval-requested',
     ]);
     const [code, bad] = tools(ui[1]);
     expect(code?.progress).toEqual([{ level: 'log', text: 'hi' }]);
@@ -435,13 +435,13 @@ describe('toUIMessages (a saved thread)', () => {
         type: 'tool',
         toolCallId: 'n1',
         name: 'add',
-        state: 'output',
+        state: 'output-available',
         output: '3',
         input: { a: 1, b: 2 },
         progress: [],
       },
     ]);
-    expect(bad?.error).toBe('Error: broke');
+    expect(bad?.error).toEqual({ kind: 'failed', message: 'broke' });
   });
 
   it('a loaded thread is indexed: events for its calls find them (a decision after a reload)', () => {
@@ -465,7 +465,7 @@ describe('toUIMessages (a saved thread)', () => {
     const snapshot = state.snapshot();
     expect(snapshot.messages).toHaveLength(2);
     expect(snapshot.messages[1]?.parts).toMatchObject([
-      { type: 'tool', state: 'output', output: 'Deleted k' },
+      { type: 'tool', state: 'output-available', output: 'Deleted k' },
       { type: 'text', text: 'Done.' },
     ]);
   });

@@ -4,15 +4,14 @@
  */
 import type { AgentEvent } from '../agent/types';
 import { addStep, emptyTotals, type UsageTotals } from '../agent/usage';
-import { ToolDeniedError } from '../errors/tool-denied-error';
-import { textOf } from '../messages/text-of';
+import { type ToolFailure, toolFailure } from '../errors/tool-failure';
 import type { Content, ToolCall, Usage } from '../messages/types';
 import { type Draft, DraftMessages } from './draft-messages';
 import { copyLive } from './live-copy';
 import { PROGRESS_LIMITS, ProgressHistory, type ProgressLimits } from './progress-history';
 import { RunAnswer } from './run-answer';
 import type { ChatSnapshot, ChatStatus, ChatThread, UIToolPart, UIToolState } from './types';
-import { resultOf, toUIMessages, userParts } from './ui-messages';
+import { failed, resultOf, toUIMessages, userParts } from './ui-messages';
 
 /** The output events of structured output (`output-delta`, `finish` with `output`), read by shape. */
 type OutputEvent = { type: 'output-delta'; partial: unknown } | { type: 'finish'; output?: unknown };
@@ -22,7 +21,7 @@ export class ChatState {
   readonly #drafts = new DraftMessages(() => this.#touch());
   readonly #progress: ProgressHistory;
   #pending: readonly ToolCall[] = [];
-  #status: ChatStatus = 'idle';
+  #status: ChatStatus = 'ready';
   #error: Error | undefined;
   #threads: readonly ChatThread[] = [];
   /** The latest run's usage and the thread's, replaced (never changed in place) as steps finish. */
@@ -77,12 +76,17 @@ export class ChatState {
   /** Show a saved thread (or an empty one): everything else is dropped. */
   load(
     threadId: string,
-    saved: { messages: Parameters<typeof toUIMessages>[0]; pending: readonly ToolCall[]; totals?: UsageTotals },
+    saved: {
+      messages: Parameters<typeof toUIMessages>[0];
+      pending: readonly ToolCall[];
+      totals?: UsageTotals;
+      toolFailures?: Readonly<Record<string, ToolFailure>>;
+    },
   ): void {
     this.#update(() => {
       this.#threadId = threadId;
       this.#usage = { run: emptyTotals(), thread: saved.totals ?? emptyTotals() };
-      const messages = toUIMessages(saved.messages, saved.pending, () => this.#newId());
+      const messages = toUIMessages(saved.messages, saved.pending, () => this.#newId(), saved.toolFailures);
       // Made just now, seen by no one: a script's console lines are cut down in place.
       for (const message of messages)
         for (const part of message.parts) if (part.type === 'tool') this.#progress.fit(part as Draft<UIToolPart>);
@@ -92,7 +96,7 @@ export class ChatState {
       this.#liveInputs.clear();
       this.#liveOutput = undefined;
       this.#answer.end();
-      this.#setStatus(this.#pending.length > 0 ? 'awaiting-approval' : 'idle', undefined);
+      this.#setStatus(this.#pending.length > 0 ? 'awaiting-approval' : 'ready', undefined);
     });
   }
 
@@ -149,7 +153,7 @@ export class ChatState {
     this.#update(() => {
       this.#pending = [...this.#pending, ...calls.filter((c) => !this.#pending.some((p) => p.id === c.id))];
       this.#touch();
-      for (const call of calls) this.#toolState(call.id, 'awaiting-approval');
+      for (const call of calls) this.#toolState(call.id, 'approval-requested');
     });
   }
 
@@ -236,14 +240,12 @@ export class ChatState {
         case 'tool-error':
           this.#progress.forget(event.toolCallId);
           this.#toolOrNew(event.toolCallId, event.message?.name ?? '', event.parentToolCallId, (part) => {
-            part.state = ToolDeniedError.isInstance(event.error) ? 'denied' : 'error';
-            part.error = event.message ? textOf(event.message.content) : `${event.error.name}: ${event.error.message}`;
-            part.endedAt = Date.now();
+            Object.assign(part, failed(toolFailure(event.error)), { endedAt: Date.now() });
           });
           break;
         case 'approval-request':
           this.#toolOrNew(event.toolCall.id, event.toolCall.name, undefined, (part) => {
-            part.state = 'awaiting-approval';
+            part.state = 'approval-requested';
             part.input = event.toolCall.args;
           });
           if (!this.#pending.some((c) => c.id === event.toolCall.id))
@@ -275,9 +277,9 @@ export class ChatState {
           this.#usage = { run: runTotals(this.#usage.run, event), thread: event.totals };
           this.#touch();
           this.#pending = event.pendingApprovals ?? [];
-          for (const call of this.#pending) this.#toolState(call.id, 'awaiting-approval');
+          for (const call of this.#pending) this.#toolState(call.id, 'approval-requested');
           this.#answer.stopped(event.stopReason);
-          this.#setStatus(this.#pending.length > 0 ? 'awaiting-approval' : 'idle', undefined);
+          this.#setStatus(this.#pending.length > 0 ? 'awaiting-approval' : 'ready', undefined);
           break;
         }
         case 'error':

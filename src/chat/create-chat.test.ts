@@ -139,17 +139,17 @@ describe('send', () => {
     expect(shape(chat.getSnapshot().messages)).toEqual([['text:Multiply 3 by 12']]);
     await sending;
     const end = chat.getSnapshot();
-    expect(end.status).toBe('idle');
+    expect(end.status).toBe('ready');
     expect(end.error).toBeUndefined();
     expect(shape(end.messages)).toEqual([
       ['text:Multiply 3 by 12'],
-      ['text:Computing.', 'multiply:output', 'text:Done: 36'],
+      ['text:Computing.', 'multiply:output-available', 'text:Done: 36'],
     ]);
     expect(toolParts(end.messages[1])[0]).toMatchObject({ input: { a: 3, b: 12 }, output: '36' });
     expect(seen.some((s) => s.status === 'streaming')).toBe(true);
     // The states a call went through, as snapshots showed them.
     const states = seen.map((s) => toolParts(s.messages[1])[0]?.state).filter((s) => s !== undefined);
-    expect([...new Set(states)]).toEqual(['input-streaming', 'input-available', 'running', 'output']);
+    expect([...new Set(states)]).toEqual(['input-streaming', 'input-available', 'running', 'output-available']);
     expect(seen.some((s) => toolParts(s.messages[1])[0]?.partialInput !== undefined)).toBe(true);
   });
 
@@ -397,15 +397,18 @@ describe('approvals', () => {
     const waiting = chat.getSnapshot();
     expect(waiting.status).toBe('awaiting-approval');
     expect(waiting.pendingApprovals.map((c) => c.args)).toEqual([{ key: 'tea' }]);
-    expect(shape(waiting.messages)[1]).toEqual(['delete_note:awaiting-approval']);
+    expect(shape(waiting.messages)[1]).toEqual(['delete_note:approval-requested']);
     expect(ran).toEqual([]);
     const id = waiting.pendingApprovals[0]?.id as string;
     await chat.approve(id, true);
     const end = chat.getSnapshot();
     expect(ran).toEqual(['delete tea']);
-    expect(end.status).toBe('idle');
+    expect(end.status).toBe('ready');
     expect(end.pendingApprovals).toEqual([]);
-    expect(shape(end.messages)).toEqual([['text:Delete tea'], ['delete_note:output', 'text:Done: Deleted tea']]);
+    expect(shape(end.messages)).toEqual([
+      ['text:Delete tea'],
+      ['delete_note:output-available', 'text:Done: Deleted tea'],
+    ]);
   });
 
   it('denied with a reason: the call is refused and the model is told why', async () => {
@@ -416,7 +419,10 @@ describe('approvals', () => {
     await chat.approve(id, { approved: false, reason: 'keep it' });
     expect(ran).toEqual([]);
     const [part] = toolParts(chat.getSnapshot().messages[1]);
-    expect(part).toMatchObject({ state: 'denied', error: expect.stringContaining('keep it') });
+    expect(part).toMatchObject({
+      state: 'output-denied',
+      error: { kind: 'denied', message: 'Not approved: keep it.' },
+    });
     expect(chat.getSnapshot().messages[1]?.parts.at(-1)).toMatchObject({
       type: 'text',
       text: expect.stringContaining('keep it'),
@@ -434,7 +440,7 @@ describe('approvals', () => {
     await expect(chat.approve(id, 'yes' as never)).rejects.toThrow(TypeError);
     expect(chat.getSnapshot()).toBe(before);
     await chat.approve(id, true);
-    expect(chat.getSnapshot().status).toBe('idle');
+    expect(chat.getSnapshot().status).toBe('ready');
   });
 
   it('two calls decided one after the other, the second while the first runs: both run, once each', async () => {
@@ -447,8 +453,12 @@ describe('approvals', () => {
     await Promise.all([first, second]);
     expect(ran.sort()).toEqual(['delete cake', 'delete tea']);
     const end = chat.getSnapshot();
-    expect(end.status).toBe('idle');
-    expect(shape(end.messages)[1]).toEqual(['delete_note:output', 'delete_note:output', 'text:Done: Deleted cake']);
+    expect(end.status).toBe('ready');
+    expect(shape(end.messages)[1]).toEqual([
+      'delete_note:output-available',
+      'delete_note:output-available',
+      'text:Done: Deleted cake',
+    ]);
   });
 
   it('calls waiting when the page closed wait again in a chat that opens the thread', async () => {
@@ -461,10 +471,10 @@ describe('approvals', () => {
     const chat = createChat({ agent: agentWith(model(), checkpointer), threadId, schedule: everyChange });
     const opened = await until(chat, (s) => s.messages.length === 2);
     expect(opened.status).toBe('awaiting-approval');
-    expect(shape(opened.messages)[1]).toEqual(['delete_note:awaiting-approval']);
+    expect(shape(opened.messages)[1]).toEqual(['delete_note:approval-requested']);
     await chat.approve(opened.pendingApprovals[0]?.id as string, true);
     expect(ran).toEqual(['delete tea']);
-    expect(shape(chat.getSnapshot().messages)[1]).toEqual(['delete_note:output', 'text:Done: Deleted tea']);
+    expect(shape(chat.getSnapshot().messages)[1]).toEqual(['delete_note:output-available', 'text:Done: Deleted tea']);
   });
 
   it('a new message instead of a decision refuses the waiting call', async () => {
@@ -473,7 +483,7 @@ describe('approvals', () => {
     await chat.send('Never mind');
     const end = chat.getSnapshot();
     expect(end.pendingApprovals).toEqual([]);
-    expect(toolParts(end.messages[1])[0]?.state).toBe('denied');
+    expect(toolParts(end.messages[1])[0]?.state).toBe('output-denied');
     expect(end.messages.at(-1)?.parts).toEqual([{ type: 'text', text: 'You said: Never mind' }]);
   });
 });
@@ -487,7 +497,7 @@ describe('stop and retry', () => {
     chat.stop();
     await sending;
     const stopped = chat.getSnapshot();
-    expect(stopped.status).toBe('idle');
+    expect(stopped.status).toBe('ready');
     expect(stopped.messages[1]).toMatchObject({
       parts: [{ type: 'text', text: 'Once upon a ' }],
       stopReason: 'aborted',
@@ -512,12 +522,12 @@ describe('stop and retry', () => {
     const failed = chat.getSnapshot();
     expect(failed.status).toBe('error');
     expect(failed.error).toBeInstanceOf(ModelStreamError);
-    expect(shape(failed.messages)[1]).toEqual(['text:Computing.', 'multiply:output', 'text:Done']);
+    expect(shape(failed.messages)[1]).toEqual(['text:Computing.', 'multiply:output-available', 'text:Done']);
     await chat.retry();
     const end = chat.getSnapshot();
-    expect(end.status).toBe('idle');
+    expect(end.status).toBe('ready');
     expect(end.error).toBeUndefined();
-    expect(shape(end.messages)[1]).toEqual(['text:Computing.', 'multiply:output', 'text:Done: 36']);
+    expect(shape(end.messages)[1]).toEqual(['text:Computing.', 'multiply:output-available', 'text:Done: 36']);
     expect(ran).toEqual(['multiply 3 12']);
     expect((await agent.thread(end.threadId))?.messages.map((m) => m.role)).toEqual([
       'user',
@@ -576,7 +586,7 @@ describe('threads', () => {
     expect(after.messages).toEqual([]);
     expect(after.threads.map((t) => t.threadId)).toEqual([second]);
     await chat.openThread('never-saved');
-    expect(chat.getSnapshot()).toMatchObject({ threadId: 'never-saved', messages: [], status: 'idle' });
+    expect(chat.getSnapshot()).toMatchObject({ threadId: 'never-saved', messages: [], status: 'ready' });
   });
 
   it('opening another thread stops the run under way; nothing of it lands in the thread now shown', async () => {
@@ -594,7 +604,7 @@ describe('threads', () => {
     await sending;
     const shown = chat.getSnapshot();
     expect(shown.threadId).toBe(other);
-    expect(shown.status).toBe('idle');
+    expect(shown.status).toBe('ready');
     expect(shape(shown.messages)).toEqual([['text:Other'], ['text:You said: Other']]);
   });
 
@@ -616,7 +626,7 @@ describe('threads', () => {
     expect(chat.getSnapshot().threadId).not.toBe('t');
     broken = false;
     await chat.retry();
-    expect(chat.getSnapshot()).toMatchObject({ status: 'idle', threadId: 't', error: undefined });
+    expect(chat.getSnapshot()).toMatchObject({ status: 'ready', threadId: 't', error: undefined });
   });
 });
 
@@ -707,9 +717,9 @@ describe('tool progress', () => {
     expect(latest).toEqual(Array.from({ length: 3000 }, (_, i) => i));
     expect(longest).toBe(100);
     const [part] = toolParts(chat.getSnapshot().messages.at(-1));
-    expect(part).toMatchObject({ state: 'output', output: '3000', progressDropped: 2900 });
+    expect(part).toMatchObject({ state: 'output-available', output: '3000', progressDropped: 2900 });
     expect(part?.progress).toEqual(Array.from({ length: 100 }, (_, i) => ({ progress: 2900 + i })));
-    expect(shape(chat.getSnapshot().messages).at(-1)).toEqual(['count:output', 'text:Counted 3000']);
+    expect(shape(chat.getSnapshot().messages).at(-1)).toEqual(['count:output-available', 'text:Counted 3000']);
   });
 
   it('what a part keeps is an option (maxProgressEntries, maxProgressChars), checked', async () => {

@@ -179,7 +179,14 @@ export class Chat {
       if (epoch !== this.#epoch) return;
       this.#state.load(
         threadId,
-        saved ? { messages: saved.messages, pending: saved.pendingApprovals, totals: saved.totals } : EMPTY,
+        saved
+          ? {
+              messages: saved.messages,
+              pending: saved.pendingApprovals,
+              totals: saved.totals,
+              toolFailures: saved.toolFailures,
+            }
+          : EMPTY,
       );
     })();
     this.#opening = opening.catch(() => {});
@@ -272,7 +279,8 @@ export class Chat {
         if (event.type === 'error') {
           // An abort that surfaced as an error is a stop.
           ended = signal.aborted ? 'stopped' : 'failed';
-          if (ended === 'stopped') this.#state.setStatus(this.#state.pending.length > 0 ? 'awaiting-approval' : 'idle');
+          if (ended === 'stopped')
+            this.#state.setStatus(this.#state.pending.length > 0 ? 'awaiting-approval' : 'ready');
           else this.#state.apply(event);
           continue;
         }

@@ -15,6 +15,8 @@ export type {
   UIPart,
   UIReasoningPart,
   UITextPart,
+  UIToolError,
+  UIToolErrorKind,
   UIToolPart,
   UIToolState,
 } from './types';

@@ -1,6 +1,7 @@
 import type { Agent } from '../agent/agent';
 import type { AgentEvent, AgentInput, AgentStopReason, AgentStreamOptions } from '../agent/types';
 import type { UsageTotals } from '../agent/usage';
+import type { ToolFailure, ToolFailureKind } from '../errors/tool-failure';
 import type { ContentPartInput } from '../messages/to-content-part';
 import type { ToolCall } from '../messages/types';
 
@@ -43,12 +44,13 @@ export interface SendOptions {
 }
 
 /**
- * - `idle`: nothing runs;
+ * Named as the AI SDK's chat status where it is the same thing:
+ * - `ready`: nothing runs;
  * - `streaming`: a run is under way (`stop()` ends it);
- * - `awaiting-approval`: calls wait for `approve()`;
+ * - `awaiting-approval`: calls wait for `approve()` (the AI SDK says `ready` here);
  * - `error`: the last operation failed (`error` says why; `retry()` tries it again).
  */
-export type ChatStatus = 'idle' | 'streaming' | 'awaiting-approval' | 'error';
+export type ChatStatus = 'ready' | 'streaming' | 'awaiting-approval' | 'error';
 
 /** What the chat shows, as one immutable object: a new one only when something changed. */
 export interface ChatSnapshot {
@@ -129,22 +131,31 @@ export interface UIOutputPart {
 }
 
 /**
+ * The AI SDK's tool part states, and `running`, which it does not have:
  * - `input-streaming`: the model is writing the arguments (`partialInput` so far);
  * - `input-available`: they are complete (`input`): the call is about to run (or was approved);
- * - `awaiting-approval`: it waits for `approve()`;
+ * - `approval-requested`: it waits for `approve()`;
  * - `running`: it runs (`progress` holds what it streamed);
- * - `output`: it finished (`output`, the text the model reads);
- * - `error`: it failed, or could not run (`error`, the text the model reads);
- * - `denied`: a person or the agent's policy refused it (`error` says why).
+ * - `output-available`: it finished (`output`, the text the model reads);
+ * - `output-error`: it failed, or could not run (`error` says how, for a person);
+ * - `output-denied`: a person or the agent's policy refused it (`error` says why).
  */
 export type UIToolState =
   | 'input-streaming'
   | 'input-available'
-  | 'awaiting-approval'
+  | 'approval-requested'
   | 'running'
-  | 'output'
-  | 'error'
-  | 'denied';
+  | 'output-available'
+  | 'output-error'
+  | 'output-denied';
+
+/**
+ * Why a call failed, for a person: its `kind` (`'timeout'`, `'denied'`, `'crashed'`, `'stopped'`…;
+ * see `ToolFailureKind`) and a short `message` with no call ids. JSON data: the same after a
+ * reload. The model reads another text, the tool result's.
+ */
+export type UIToolError = ToolFailure;
+export type UIToolErrorKind = ToolFailureKind;
 
 export interface UIToolPart {
   readonly type: 'tool';
@@ -171,7 +182,8 @@ export interface UIToolPart {
   readonly media?: readonly UIMediaPart[];
   /** The structured result beside `output` (a code script's: its value, console and calls). */
   readonly artifact?: unknown;
-  readonly error?: string;
+  /** Why it failed or was refused (from `output-error` and `output-denied`). */
+  readonly error?: UIToolError;
   /** Set when the call was run a second time on a fresh worker (`progress` starts again). */
   readonly rerun?: string;
   /** When it started and ended (ms since the epoch), as far as this chat saw it. */

@@ -2,23 +2,25 @@
  * A saved thread as UI messages: what a chat shows when it opens a conversation (after a reload,
  * say). The same shape the live events build, as far as a checkpoint remembers it.
  */
+import { failureFromText, type ToolFailure } from '../errors/tool-failure';
 import { isPlainObject } from '../json/json-value';
 import { dataURL, readMediaData } from '../messages/media-data';
 import { textOf } from '../messages/text-of';
 import type { AIMessage, Content, Message, ToolCall, ToolMessage } from '../messages/types';
-import type { UIMediaPart, UIMessage, UIPart, UIToolPart } from './types';
+import type { UIMediaPart, UIMessage, UIPart, UIToolPart, UIToolState } from './types';
 
 /**
  * One user message per user message; one assistant message per turn (its steps and their tool
  * results, up to the next user message). Calls in `pending` wait for approval; a call with no
  * result that is not pending was cut off (the page closed while it ran) and shows as
- * `input-available`. A checkpoint keeps the text the model read, not the error's class: a call
- * that was denied shows as `error`.
+ * `input-available`. A failed call's `error` is the one `failures` kept for it (the agent's
+ * thread keeps them: the same kind and sentence as shown live), else read from its text.
  */
 export function toUIMessages(
   messages: readonly Message[],
   pending: readonly ToolCall[],
   newId: () => string,
+  failures: Readonly<Record<string, ToolFailure>> = {},
 ): UIMessage[] {
   const waiting = new Set(pending.map((c) => c.id));
   const out: UIMessage[] = [];
@@ -36,7 +38,7 @@ export function toUIMessages(
     } else if (message.role === 'tool' && answer) {
       const at = answer.parts.findIndex((p) => p.type === 'tool' && p.toolCallId === message.toolCallId);
       const part = answer.parts[at] as UIToolPart | undefined;
-      if (part) answer.parts[at] = { ...part, ...resultOf(message) };
+      if (part) answer.parts[at] = { ...part, ...resultOf(message, failures) };
     }
   }
   return out;
@@ -51,7 +53,7 @@ function partsOf(message: AIMessage, waiting: ReadonlySet<string>): UIPart[] {
       type: 'tool',
       toolCallId: call.id,
       name: call.name,
-      state: waiting.has(call.id) ? 'awaiting-approval' : 'input-available',
+      state: waiting.has(call.id) ? 'approval-requested' : 'input-available',
       input: call.args,
       progress: [],
     });
@@ -88,17 +90,23 @@ function mediaOf(content: Content): UIMediaPart[] {
   return media;
 }
 
-/** A result's fields of a tool part; a code script's artifact gives back its console and its calls. */
-export function resultOf(message: ToolMessage): Partial<UIToolPart> {
-  const ok = message.status !== 'error';
-  const result: { -readonly [K in keyof UIToolPart]?: UIToolPart[K] } = ok
-    ? { state: 'output', output: textOf(message.content) }
-    : { state: 'error', error: textOf(message.content) };
+/**
+ * A result's fields of a tool part; a code script's artifact gives back its console and its
+ * calls. An error result's `error` is its call's in `failures`, if kept.
+ */
+export function resultOf(
+  message: ToolMessage,
+  failures: Readonly<Record<string, ToolFailure>> = {},
+): Partial<UIToolPart> {
+  const result: { -readonly [K in keyof UIToolPart]?: UIToolPart[K] } =
+    message.status !== 'error'
+      ? { state: 'output-available', output: textOf(message.content) }
+      : failed(failureOf(message.toolCallId, textOf(message.content), failures));
   const media = mediaOf(message.content);
   if (media.length > 0) result.media = media;
   if (message.artifact === undefined) return result;
   result.artifact = message.artifact;
-  const script = scriptOf(message.artifact);
+  const script = scriptOf(message.artifact, failures);
   if (script) {
     result.progress = script.logs;
     result.children = script.calls;
@@ -107,7 +115,10 @@ export function resultOf(message: ToolMessage): Partial<UIToolPart> {
 }
 
 /** What `codeTool` keeps of a script's run: its console lines and the calls it made. */
-function scriptOf(artifact: unknown): { logs: unknown[]; calls: UIToolPart[] } | undefined {
+function scriptOf(
+  artifact: unknown,
+  failures: Readonly<Record<string, ToolFailure>>,
+): { logs: unknown[]; calls: UIToolPart[] } | undefined {
   if (!isPlainObject(artifact) || !Array.isArray(artifact.logs) || !Array.isArray(artifact.calls)) return undefined;
   const calls: UIToolPart[] = [];
   for (const call of artifact.calls as unknown[]) {
@@ -117,10 +128,22 @@ function scriptOf(artifact: unknown): { logs: unknown[]; calls: UIToolPart[] } |
       type: 'tool',
       toolCallId: call.toolCallId,
       name: call.name,
-      ...(call.ok === true ? { state: 'output', output: content } : { state: 'error', error: content }),
+      ...(call.ok === true
+        ? { state: 'output-available', output: content }
+        : failed(failureOf(call.toolCallId, content, failures))),
       ...(isPlainObject(call.args) ? { input: call.args } : {}),
       progress: [],
     });
   }
   return { logs: artifact.logs, calls };
+}
+
+/** The failure kept for a call, else the one its text tells. */
+function failureOf(toolCallId: string, text: string, failures: Readonly<Record<string, ToolFailure>>): ToolFailure {
+  return Object.hasOwn(failures, toolCallId) ? (failures[toolCallId] as ToolFailure) : failureFromText(text);
+}
+
+/** A failed call's state and error: a refusal is `output-denied`, as the AI SDK names it. */
+export function failed(error: ToolFailure): { state: UIToolState; error: ToolFailure } {
+  return { state: error.kind === 'denied' ? 'output-denied' : 'output-error', error };
 }
