@@ -59,10 +59,10 @@ test('fetch_url is denied by the pool, with the reason on its card', async ({ pa
   await ask(page, 'Fetch https://example.com/');
   const card = cards(page, 'fetch_url');
   await expect(card).toHaveAttribute('data-status', 'error');
-  await expect(card.getByTestId('tool-result')).toContainText(
-    "Network access denied by the pool's policy: fetch https://example.com/ (policy 'deny')",
-  );
+  await expect(card.getByTestId('tool-result')).toContainText('Not allowed to reach example.com.');
   await expect(lastAnswer(page)).toContainText('The request never left the worker');
+  // The model's text (and the developer's console) says how to allow it.
+  await expect(lastAnswer(page)).toContainText('To allow it, give createWorkerPool a `network` option');
 });
 
 // Sealed (the default) and with `?tools=plain`, workers of the page's own origin.

@@ -26,8 +26,6 @@ test('sealed tools answer: parallel results, notes kept by the page, a denied fe
   await idle(page);
 
   await ask(page, 'Fetch https://example.com/');
-  await expect(cards(page, 'fetch_url').getByTestId('tool-result')).toContainText(
-    "Network access denied by the pool's policy: fetch https://example.com/ (policy 'deny')",
-  );
+  await expect(cards(page, 'fetch_url').getByTestId('tool-result')).toContainText('Not allowed to reach example.com.');
   await idle(page);
 });

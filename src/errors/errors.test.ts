@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MessageValidationError } from './message-validation-error';
 import { describeValue, MoatError, quote } from './moat-error';
+import { NetworkDeniedError } from './network-denied-error';
 import { isSerializedError, reviveError, serializeError } from './serialize-error';
 import { UnknownMediaTypeError } from './unknown-media-type-error';
 import { UnsupportedContentError } from './unsupported-content-error';
@@ -132,5 +133,14 @@ describe('the content errors', () => {
     const revived = reviveError(JSON.parse(JSON.stringify(serializeError(error))));
     expect(UnsupportedContentError.isInstance(revived)).toBe(true);
     expect(revived).toMatchObject({ provider: 'ollama', where: 'a user message', accepted: 'images only' });
+  });
+});
+
+describe('NetworkDeniedError', () => {
+  it('says the cause, then the option that allows it', () => {
+    const error = new NetworkDeniedError({ url: 'https://example.com/', api: 'fetch', reason: "policy 'deny'" });
+    expect(error.message).toBe(
+      "Network access denied by the pool's policy: fetch https://example.com/ (policy 'deny'). To allow it, give createWorkerPool a `network` option: 'allow', or a function (url, api) => boolean that answers true for this URL.",
+    );
   });
 });
