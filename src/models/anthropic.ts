@@ -16,10 +16,10 @@ import {
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
 
 export interface AnthropicOptions extends HttpClientOptions, ModelSettings {
-  /** Sent as `x-api-key`; never in a URL, an error or an event. */
+  /** Sent as `x-api-key`; never in a URL, an error or an event. None: no header (a route adds it). */
   apiKey?: string;
   model: string;
-  /** Default `https://api.anthropic.com`. */
+  /** Default `https://api.anthropic.com`; a path (`/api/anthropic`) is a route on the page's origin. */
   baseURL?: string;
   /** The API's required `max_tokens`, when a request sets none. Default 4,096. */
   maxTokens?: number;
@@ -28,8 +28,10 @@ export interface AnthropicOptions extends HttpClientOptions, ModelSettings {
 }
 
 /**
- * Anthropic's Messages API, streamed (SSE), straight from the browser: it sends the
+ * Anthropic's Messages API, streamed (SSE). Given a key, straight from the browser: it sends the
  * `anthropic-dangerous-direct-browser-access` header Anthropic asks of pages holding a key.
+ * Without one, through a route of your server that adds it (`baseURL: '/api/anthropic'`, see
+ * `createModelProxy` in `moat-sdk/server`).
  *
  * @example const model = anthropic({ apiKey, model: 'claude-sonnet-4-5' });
  */
@@ -39,11 +41,11 @@ export function anthropic(options: AnthropicOptions): ChatModel {
   const { apiKey, model } = options;
   const baseURL = options.baseURL ?? 'https://api.anthropic.com';
   const defaults = settingsOf({ maxTokens: 4096, ...settingsOf(options) });
-  const headers: Record<string, string> = {
-    'anthropic-version': options.version ?? '2023-06-01',
-    'anthropic-dangerous-direct-browser-access': 'true',
-  };
-  if (apiKey) headers['x-api-key'] = apiKey;
+  const headers: Record<string, string> = { 'anthropic-version': options.version ?? '2023-06-01' };
+  if (apiKey) {
+    headers['x-api-key'] = apiKey;
+    headers['anthropic-dangerous-direct-browser-access'] = 'true';
+  }
   const provider = 'anthropic';
   return withContextWindow(
     {

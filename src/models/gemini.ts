@@ -16,10 +16,10 @@ import {
 import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from './types';
 
 export interface GeminiOptions extends HttpClientOptions, ModelSettings {
-  /** Sent as the `x-goog-api-key` header, not in the URL; never in an error or an event. */
+  /** Sent as the `x-goog-api-key` header, not in the URL; never in an error or an event. None: no header. */
   apiKey?: string;
   model: string;
-  /** Default `https://generativelanguage.googleapis.com/v1beta`. */
+  /** Default `https://generativelanguage.googleapis.com/v1beta`; a path (`/api/gemini`) is a route on the page's origin. */
   baseURL?: string;
 }
 

@@ -3,7 +3,7 @@
 import { describe, expect, inject, it, vi } from 'vitest';
 import { FIXTURES, hasFixtures } from '../../test/fixtures';
 import { addScenario, requestsOf, type Scenario } from '../../test/model-server/scenarios';
-import { streamBody } from '../../test/model-server/wire-format';
+import { contentType, streamBody, type WireFormat } from '../../test/model-server/wire-format';
 import { isContextOverflow, overflowFigures } from '../errors/context-overflow';
 import { ModelHTTPError } from '../errors/model-http-error';
 import { ModelNetworkError } from '../errors/model-network-error';
@@ -405,6 +405,47 @@ describe('failures before any answer', () => {
     const id = await addScenario(url, { turns: [{ text: 'ok', faults: [{ status: 429, retryAfter: 3600 }] }] });
     const model = openAICompatible({ baseURL: `${url}/v1`, model: id, maxRetryDelayMs: 20 });
     expect((await drain(model, { messages: [userMessage('hi')] })).message.content).toBe('ok');
+  });
+});
+
+describe("with no key, pointed at a route on the page's origin (moat-sdk/server's proxy)", () => {
+  // Each client made with a path as its baseURL and no key; `fetch` answers as the route would.
+  const routed: Record<WireFormat, (fetch: typeof globalThis.fetch) => ChatModel> = {
+    'openai-chat': (fetch) => openAICompatible({ baseURL: '/api/openai', model: 'm', fetch }),
+    'openai-responses': (fetch) => openAICompatible({ baseURL: '/api/openai', model: 'm', api: 'responses', fetch }),
+    anthropic: (fetch) => anthropic({ baseURL: '/api/anthropic', model: 'm', fetch }),
+    gemini: (fetch) => gemini({ baseURL: '/api/gemini', model: 'm', fetch }),
+    ollama: (fetch) => ollama({ baseURL: '/api/ollama', model: 'm', fetch }),
+  };
+
+  it.each(Object.keys(routed) as WireFormat[])('%s: sends to the path, with no credential header', async (format) => {
+    const sent: { url: string; headers: Record<string, string> }[] = [];
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push({ url: String(input), headers: init?.headers as Record<string, string> });
+      return new Response(streamBody(format, { text: 'routed' }, 0), {
+        headers: { 'content-type': contentType(format) },
+      });
+    };
+    const { message } = await drain(routed[format](fetch), { messages: [userMessage('hi')] });
+    expect(message.content).toBe('routed');
+    expect(sent[0]?.url).toMatch(
+      /^\/api\/\w+\/(chat\/completions|responses|v1\/messages|models\/m:streamGenerateContent\?alt=sse|api\/chat)$/,
+    );
+    const names = Object.keys(sent[0]?.headers ?? {}).map((n) => n.toLowerCase());
+    for (const credential of [
+      'authorization',
+      'x-api-key',
+      'x-goog-api-key',
+      'anthropic-dangerous-direct-browser-access',
+    ])
+      expect(names).not.toContain(credential);
+  });
+
+  it("refuses a base that is neither an http(s) URL nor a path on the page's origin", () => {
+    for (const baseURL of ['api/openai', '//elsewhere.example/v1', 'ftp://x/v1'])
+      expect(() => openAICompatible({ baseURL, model: 'm' }), baseURL).toThrow(
+        /`baseURL` to be an http\(s\) URL or a path/,
+      );
   });
 });
 

@@ -16,7 +16,7 @@ import type { ChatModel, HttpClientOptions, ModelRequest, ModelSettings } from '
 
 export interface OllamaOptions extends HttpClientOptions, ModelSettings {
   model: string;
-  /** Default `http://localhost:11434`. */
+  /** Default `http://localhost:11434`; a path (`/api/ollama`) is a route on the page's origin. */
   baseURL?: string;
 }
 

@@ -34,9 +34,12 @@ export interface OpenAIChatClient {
 
 export interface OpenAICompatibleOptions extends HttpClientOptions, ModelSettings {
   model: string;
-  /** Default `https://api.openai.com/v1`. Ollama: `http://localhost:11434/v1`. */
+  /**
+   * Default `https://api.openai.com/v1`. Ollama: `http://localhost:11434/v1`. A path (`/api/openai`)
+   * is a route on the page's own origin, one that adds the key (`createModelProxy`, `moat-sdk/server`).
+   */
   baseURL?: string;
-  /** Sent as `Authorization: Bearer …`; never in a URL, an error or an event. */
+  /** Sent as `Authorization: Bearer …`; never in a URL, an error or an event. None: no header. */
   apiKey?: string;
   /** Chat Completions (default, what compatible servers speak) or the Responses API. */
   api?: 'chat' | 'responses';

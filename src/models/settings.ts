@@ -110,8 +110,15 @@ export function checkModelOptions(options: { model?: unknown; baseURL?: unknown;
     throw new TypeError(`${client} takes an options object, got ${describeValue(options)}`);
   if (typeof options.model !== 'string' || options.model === '')
     throw new TypeError(`Expected \`model\` to be a model name, got ${describeValue(options.model)}`);
-  if (options.baseURL !== undefined && (typeof options.baseURL !== 'string' || !/^https?:\/\//.test(options.baseURL)))
-    throw new TypeError(`Expected \`baseURL\` to be an http(s) URL, got ${describeValue(options.baseURL)}`);
+  // A path ('/api/model') is a route on the page's own origin (moat-sdk/server's proxy, say), which
+  // the browser's fetch resolves against the page; '//host' would be another origin, so not that.
+  if (
+    options.baseURL !== undefined &&
+    (typeof options.baseURL !== 'string' || !/^(https?:\/\/|\/(?!\/))/.test(options.baseURL))
+  )
+    throw new TypeError(
+      `Expected \`baseURL\` to be an http(s) URL or a path on the page's origin ('/api/model'), got ${describeValue(options.baseURL)}`,
+    );
   if (options.apiKey !== undefined && typeof options.apiKey !== 'string')
     throw new TypeError('Expected `apiKey` to be a string');
 }
