@@ -16,10 +16,23 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 /** `git+https://github.com/owner/name.git` → `https://github.com/owner/name/blob/main/`. */
 const blob = `${pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '')}/blob/main/`;
 
-/** The targets of a Markdown text's inline links, outside code blocks and code spans. */
+/** Code blocks and code spans out: what is left is prose, whose links are links. */
+const proseOf = (markdown: string) => markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
+
+/**
+ * The targets of a Markdown text's links, inline (`[text](target)`) and by reference (`[text][ref]`
+ * with `[ref]: target` below), in the order they are read; a reference with no definition (shown
+ * as plain text) comes back as `[ref]`.
+ */
 function linksOf(markdown: string): string[] {
-  const prose = markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
-  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
+  const prose = proseOf(markdown);
+  const definition = /^\[([^\]]+)\]:\s*(\S+).*$/gm;
+  const targets = new Map<string, string>();
+  for (const [, ref, target] of prose.matchAll(definition))
+    targets.set((ref as string).toLowerCase(), target as string);
+  return [...prose.replace(definition, '').matchAll(/\]\(([^)\s]+)\)|\]\[([^\]]+)\]/g)].map(
+    ([, inline, ref]) => inline ?? targets.get((ref as string).toLowerCase()) ?? `[${ref}]`,
+  );
 }
 
 /** GitHub's anchors for a Markdown text's headings (lower case, punctuation dropped, spaces as hyphens). */
@@ -40,6 +53,7 @@ function anchorsOf(markdown: string): Set<string> {
 
 /** What is wrong with one README link, or undefined when it resolves from the registry's page. */
 function problemOf(link: string, readmeAnchors: Set<string>, readFile: (path: string) => string | undefined) {
+  if (link.startsWith('[')) return `the reference ${link} has no definition`;
   if (link.startsWith('#')) return readmeAnchors.has(link.slice(1)) ? undefined : `no heading for ${link}`;
   if (!/^[a-z]+:/.test(link)) return `${link} is relative: it does not resolve on the registry's page`;
   if (!link.startsWith(blob)) return undefined; // elsewhere on the web: not this test's to check
@@ -60,6 +74,8 @@ const readInCheckout = (path: string) => {
 describe("the README's links", () => {
   it('are found outside code, and anchors made as GitHub makes them', () => {
     expect(linksOf('See [a](docs/a.md), `[b](c)`\n```md\n[d](e)\n```\n[f](#g-h)')).toEqual(['docs/a.md', '#g-h']);
+    const refs = 'First [the guide][Guide], then [x](#y) and [lost][nowhere].\n\n[guide]: https://example.com/g\n';
+    expect(linksOf(refs)).toEqual(['https://example.com/g', '#y', '[nowhere]']);
     expect([
       ...anchorsOf('# Long conversations, context: usage\n## `createChat` (React)\n## Faults\n## Faults'),
     ]).toEqual(['long-conversations-context-usage', 'createchat-react', 'faults', 'faults-1']);
@@ -76,6 +92,7 @@ describe("the README's links", () => {
     expect(problemOf(`${blob}docs/a.md#images-and-files`, anchors, read)).toBeUndefined();
     expect(problemOf('#install', anchors, read)).toBeUndefined();
     expect(problemOf('https://ollama.com', anchors, read)).toBeUndefined();
+    expect(problemOf('[nowhere]', anchors, read)).toMatch(/no definition/);
   });
 
   it('resolve from the registry page: absolute, to files and headings this checkout has', () => {
