@@ -158,6 +158,14 @@ export class Agent<S extends OutputSchema | undefined = undefined, Tools extends
     this.#loadSpecs().catch(() => {});
   }
 
+  /**
+   * Whether its threads outlive the page: `true` with a `checkpointer`; without one they live in
+   * the page's memory, and a reload forgets them.
+   */
+  get persistent(): boolean {
+    return !this.#local;
+  }
+
   /** What runs its tools (the one given, or the one it made over its `pool` and `tools`). */
   get invoker(): ToolInvoker | undefined {
     return this.#stepAgent.invoker;

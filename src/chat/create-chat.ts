@@ -2,11 +2,13 @@ import { newThreadId, parseInput } from '../agent/input';
 import type { AgentInput, ApprovalDecision } from '../agent/types';
 import { ChatBusyError } from '../errors/chat-busy-error';
 import { describeValue } from '../errors/moat-error';
+import { ThreadNotFoundError } from '../errors/thread-not-found-error';
 import { userMessage } from '../messages/constructors';
 import { textOf } from '../messages/text-of';
 import { type ContentPartInput, isBlob, toContent } from '../messages/to-content-part';
 import type { Content, ContentPart, ToolCall } from '../messages/types';
 import { ChatState } from './chat-state';
+import { DevWarnings } from './dev-warnings';
 import { Notifier } from './notifier';
 import { progressLimits } from './progress-history';
 import type { Attachment, ChatAgent, ChatOptions, ChatSnapshot, ChatThread, SendOptions } from './types';
@@ -50,18 +52,22 @@ export class Chat {
   readonly #titles = new Map<string, string>();
   /** A message's attachments are being read (`send`): the chat is busy. */
   #reading = false;
+  readonly #warnings: DevWarnings;
 
   constructor(options: ChatOptions) {
     if (typeof options !== 'object' || options === null)
       throw new TypeError(`createChat takes an options object, got ${describeValue(options)}`);
-    const { agent, threadId, schedule } = options;
+    const { agent, threadId, schedule, warnings } = options;
     for (const method of ['stream', 'thread', 'threads', 'deleteThread'] as const)
       if (typeof agent?.[method] !== 'function')
         throw new TypeError(`Expected \`agent\` to be an agent (createAgent(…)), got ${describeValue(agent)}`);
     if (threadId !== undefined) checkThreadId(threadId);
     if (schedule !== undefined && typeof schedule !== 'function')
       throw new TypeError(`Expected \`schedule\` to be a function, got ${describeValue(schedule)}`);
+    if (warnings !== undefined && warnings !== 'console' && warnings !== 'off')
+      throw new TypeError(`Expected \`warnings\` to be 'console' or 'off', got ${describeValue(warnings)}`);
     const limits = progressLimits(options);
+    this.#warnings = new DevWarnings(warnings);
     this.#agent = agent;
     this.#state = new ChatState(threadId ?? newThreadId(), () => this.#notifier.changed(), limits);
     this.#notifier = new Notifier(schedule, () => this.#state.snapshot());
@@ -168,7 +174,12 @@ export class Chat {
     return this.#sendDecisions();
   }
 
-  /** Show a saved thread (a run under way is stopped first); an unknown id is an empty thread by that id. */
+  /**
+   * Show a saved thread (a run under way is stopped first). An unknown id is an empty thread by
+   * that id: a new conversation, named ahead. When the agent has no checkpointer, whose threads
+   * a reload forgets, it is also the snapshot's `error` (`ThreadNotFoundError`, saying so), as a
+   * thread id kept across a reload finds nothing there.
+   */
   async openThread(threadId: string): Promise<void> {
     checkThreadId(threadId);
     const epoch = this.#leave();
@@ -177,6 +188,13 @@ export class Chat {
       await before;
       const saved = await this.#agent.thread(threadId);
       if (epoch !== this.#epoch) return;
+      if (!saved && this.#agent.persistent === false) {
+        const lost = new ThreadNotFoundError({ threadId });
+        this.#state.load(threadId, EMPTY);
+        this.#state.setStatus('error', lost);
+        this.#warnings.warn(`lost:${threadId}`, lost);
+        return;
+      }
       this.#state.load(
         threadId,
         saved
@@ -274,6 +292,7 @@ export class Chat {
     try {
       for await (const event of this.#agent.stream(input, { threadId, signal })) {
         if (epoch !== this.#epoch) break;
+        this.#warnings.event(event);
         if (event.type === 'step-finish') saved = true;
         if (event.type === 'finish') ended = event.stopReason === 'aborted' ? 'stopped' : 'finished';
         if (event.type === 'error') {

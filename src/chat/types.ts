@@ -5,10 +5,15 @@ import type { ToolFailure, ToolFailureKind } from '../errors/tool-failure';
 import type { ContentPartInput } from '../messages/to-content-part';
 import type { ToolCall } from '../messages/types';
 
-/** What a chat needs of an agent (an `Agent` has it all; the demo hands over one that can be swapped). */
-export type ChatAgent = Pick<Agent, 'thread' | 'threads' | 'deleteThread'> & {
-  stream(input: AgentInput, options?: AgentStreamOptions): AsyncIterable<AgentEvent>;
-};
+/**
+ * What a chat needs of an agent (an `Agent` has it all; the demo hands over one that can be
+ * swapped). `persistent: false` says its threads do not outlive the page (no checkpointer): a
+ * thread the chat is asked to open and the agent cannot find is then an error, not a new thread.
+ */
+export type ChatAgent = Pick<Agent, 'thread' | 'threads' | 'deleteThread'> &
+  Partial<Pick<Agent, 'persistent'>> & {
+    stream(input: AgentInput, options?: AgentStreamOptions): AsyncIterable<AgentEvent>;
+  };
 
 export interface ChatOptions {
   agent: ChatAgent;
@@ -33,6 +38,14 @@ export interface ChatOptions {
    * size. Default 100,000; `Infinity` does not measure them.
    */
   maxProgressChars?: number;
+  /**
+   * Where the chat tells the developer of a misconfiguration (a pool that cannot start or is
+   * refused the network, a model that refuses the key, a thread lost for want of a checkpointer)
+   * and of a tool that crashed: `'console'` (`console.warn`, each once) or `'off'`. Default:
+   * `'console'`, except in a production build (`process.env.NODE_ENV === 'production'`, as
+   * webpack, Vite and esbuild write it).
+   */
+  warnings?: 'console' | 'off';
 }
 
 /** A file a person attaches (`File`, `Blob`), or a part as `agent.run` takes one. */

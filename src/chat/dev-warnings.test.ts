@@ -1,0 +1,112 @@
+// What a chat tells the developer: a thread lost for want of a checkpointer (an error the UI
+// sees too), a crashed tool and a misconfiguration in the console; nothing in a production build.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAgent } from '../agent/agent';
+import type { AgentEvent } from '../agent/types';
+import { ThreadNotFoundError } from '../errors/thread-not-found-error';
+import { WorkerCrashedError } from '../errors/worker-crashed-error';
+import { scriptedModel } from '../models/scripted-model';
+import { createMemoryCheckpointer } from '../store/checkpointer';
+import { type Chat, createChat } from './create-chat';
+import type { ChatAgent, ChatOptions, ChatSnapshot } from './types';
+
+const echo = () => scriptedModel((messages) => ({ text: `${messages.length} messages` }));
+
+function until(chat: Chat, test: (s: ChatSnapshot) => boolean): Promise<ChatSnapshot> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!test(chat.getSnapshot())) return;
+      off();
+      resolve(chat.getSnapshot());
+    };
+    const off = chat.subscribe(check);
+    check();
+  });
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+describe('a thread id the agent cannot find', () => {
+  it('without a checkpointer (a reload forgot it): an error saying so, the thread empty, a message starts it', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const agent = createAgent({ model: echo() });
+    expect(agent.persistent).toBe(false);
+    const chat = createChat({ agent, threadId: 'kept-in-localStorage', schedule: (n) => n() });
+    const lost = await until(chat, (s) => s.status !== 'ready');
+    expect(lost).toMatchObject({ status: 'error', threadId: 'kept-in-localStorage', messages: [] });
+    expect(lost.error).toBeInstanceOf(ThreadNotFoundError);
+    expect(lost.error?.message).toContain('the agent has no checkpointer');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toContain("Thread 'kept-in-localStorage' was not found");
+    await chat.send('Hello');
+    expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined, threadId: 'kept-in-localStorage' });
+    expect((await agent.thread('kept-in-localStorage'))?.messages).toHaveLength(2);
+  });
+
+  it('with a checkpointer: a new conversation by that name, no error, no warning', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const agent = createAgent({ model: echo(), checkpointer: createMemoryCheckpointer() });
+    expect(agent.persistent).toBe(true);
+    const chat = createChat({ agent, threadId: 'new-one' });
+    await chat.openThread('new-one');
+    expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined, threadId: 'new-one', messages: [] });
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
+
+describe('console warnings', () => {
+  /** An agent whose run reports a crashed tool, twice, and finishes. */
+  const crashing: ChatAgent = {
+    thread: async () => undefined,
+    threads: async () => [],
+    deleteThread: async () => {},
+    stream: async function* () {
+      for (const toolCallId of ['c1', 'c2'])
+        yield {
+          type: 'tool-error',
+          toolCallId,
+          error: new WorkerCrashedError({ toolName: 'explode', toolCallId, reason: 'out of memory' }),
+        } as AgentEvent;
+      yield {
+        type: 'finish',
+        threadId: 't',
+        text: '',
+        messages: [],
+        stopReason: 'end',
+        usage: {},
+        state: {},
+        steps: 1,
+        totals: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0, steps: 1 },
+      } as unknown as AgentEvent;
+    },
+  };
+  const run = async (options: Partial<ChatOptions>) => {
+    const chat = createChat({ agent: crashing, ...options });
+    await chat.send('Go');
+  };
+
+  it('a crashed tool is said once, in development', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await run({});
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toMatch(
+      /^\[moat-sdk\] The worker running 'explode' \(call c1\) stopped: out of memory/,
+    );
+  });
+
+  it('a production build is quiet, unless asked; `off` is quiet anywhere; a bad value is a TypeError', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.stubEnv('NODE_ENV', 'production');
+    await run({});
+    expect(warn).not.toHaveBeenCalled();
+    await run({ warnings: 'console' });
+    expect(warn).toHaveBeenCalledTimes(1);
+    vi.unstubAllEnvs();
+    await run({ warnings: 'off' });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(() => createChat({ agent: crashing, warnings: 'loud' as 'off' })).toThrow(TypeError);
+  });
+});
