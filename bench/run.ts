@@ -12,6 +12,7 @@ import { build, preview } from 'vite';
 import { chromiumLaunchOptions } from '../test/chromium.ts';
 import { startMcpTestServer } from '../test/mcp-server/server.ts';
 import { type BenchCase, type BenchResult, measure, measurePaired } from './case.ts';
+import { firstLoadCases } from './first-load.ts';
 import { derivations, nodeCases } from './node/index.ts';
 import { sealedPoolProcesses } from './processes.ts';
 
@@ -82,6 +83,12 @@ async function runBrowserCases(): Promise<{ results: BenchResult[]; isolated: bo
       console.log(rows.map((r) => `${format(r.median, r.unit)} ${r.unit}`).join(', '));
     }
     await first.close();
+    if (['first-load/floor', 'first-load/pool', 'first-load/agent'].some(wanted)) {
+      process.stdout.write('  first-load/… (fresh browser contexts) … ');
+      const rows = await firstLoadCases(browser, root, configFile);
+      results.push(...rows);
+      console.log(rows.map((r) => `${r.name} ${format(r.median, r.unit)} ${r.unit}`).join(', '));
+    }
     for (const info of list) {
       // A fresh page per case: no workers, databases or garbage left over from the one before.
       const page = await open();
