@@ -24,6 +24,7 @@ const ENTRIES: Record<string, string> = {
   store: 'src/store/index.ts',
   errors: 'src/errors/index.ts',
   local: 'src/local/index.ts',
+  server: 'src/server/index.ts',
   react: 'src/react/index.ts',
 };
 
