@@ -77,6 +77,8 @@ export function checkStreamOptions(options: AgentStreamOptions): void {
   if (options.ifBusy !== undefined && options.ifBusy !== 'wait' && options.ifBusy !== 'fail')
     throw new TypeError(`Expected \`ifBusy\` to be 'wait' or 'fail', got ${describeValue(options.ifBusy)}`);
   if (options.output !== undefined) checkOutputSchema(options.output);
+  if (options.save !== undefined && typeof options.save !== 'boolean')
+    throw new TypeError(`Expected \`save\` to be a boolean, got ${describeValue(options.save)}`);
 }
 
 /** A new thread's id. */

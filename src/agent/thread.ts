@@ -55,6 +55,8 @@ export class Thread {
    * it was aborted.
    */
   unsaved = false;
+  /** Whether `save` writes: a run with `save: false` keeps nothing of what it does. */
+  saving = true;
   #seq: number;
   #lastId: string | undefined;
   #lastAt: number;
@@ -104,6 +106,7 @@ export class Thread {
    * made it was (its model, usage and what it was sent), is kept beside it.
    */
   async save(checkpointer: Checkpointer, step?: StepRecord): Promise<void> {
+    if (!this.saving) return;
     const seq = this.#seq + 1;
     const metadata: Record<string, JSONValue> = { seq, totals: this.totals as unknown as JSONValue };
     if (step) metadata.step = step as unknown as JSONValue;

@@ -192,6 +192,14 @@ export interface AgentStreamOptions {
    * before it; `output-delta` events show the object as it streams; `finish` carries `output`.
    */
   output?: OutputSchema;
+  /**
+   * `false`: the run keeps nothing (no checkpoint is written): a one-off question, or a
+   * structured output on the side, that must not become a conversation in `threads()` (nor in a
+   * chat's list). With `threadId`, the thread is read and left as it was. A call that needs
+   * approval is refused (there is nothing to resume), and decisions (`{ approvals }`) are a
+   * `TypeError`. Default `true`.
+   */
+  save?: boolean;
 }
 
 /** What a run ends with (the `finish` event, and what `run` resolves with). */
