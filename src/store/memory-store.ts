@@ -1,5 +1,6 @@
 import type { JSONValue } from '../json/json-value';
-import { finishNamespaces, finishSearch, startsWith } from './query';
+import { finishNamespaces, finishSearch } from './query';
+import { startsWith } from './starts-with';
 import type {
   ListNamespacesOptions,
   Store,
