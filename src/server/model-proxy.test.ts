@@ -464,3 +464,12 @@ describe('moat-sdk/server runs beyond Node', () => {
     expect(seen.size).toBeGreaterThan(3);
   });
 });
+
+describe('docs/server.md', () => {
+  it('shows for Node the very listener these tests serve the route with (test/node-route.ts)', () => {
+    const listener = (file: string) =>
+      /^export function nodeListener[\s\S]*?^}$/m.exec(readFileSync(resolve(root, file), 'utf8'))?.[0];
+    expect(listener('docs/server.md')).toBeDefined();
+    expect(listener('docs/server.md')).toBe(listener('test/node-route.ts'));
+  });
+});

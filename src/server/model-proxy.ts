@@ -29,8 +29,11 @@ export interface ModelProxyOptions {
    * `'anthropic'`, `'gemini'`, `'ollama'` (the key optional), or `{ baseURL, auth }`.
    */
   provider: 'openai' | 'anthropic' | 'gemini' | 'ollama' | ProxyProvider;
-  /** The provider's key. It goes upstream only, and is cut out of any error body that echoes it. */
-  apiKey?: string;
+  /**
+   * The provider's key (`process.env.OPENAI_API_KEY`: an unset variable is a `TypeError` at once).
+   * It goes upstream only, and is cut out of any error body that echoes it.
+   */
+  apiKey?: string | undefined;
   /** The named provider's server elsewhere (Ollama on another machine, an OpenAI-compatible host). */
   baseURL?: string;
   allow: {
