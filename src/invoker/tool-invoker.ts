@@ -5,14 +5,16 @@ import type { InvalidToolCall, ToolCall, ToolMessage } from '../messages/types';
 import { charge, OUTPUT_LIMITS, type OutputLimits, overLimit, type TurnBudget } from '../pool/output-budget';
 import type { ResultFormat } from '../pool/protocol';
 import type { ToolSet } from '../pool/typed-tools';
-import type { CallOptions, WorkerPool } from '../pool/worker-pool';
+import type { WorkerPool } from '../pool/worker-pool';
 import { type ToolSpec, validateToolSpec } from '../providers/tool-spec';
 import type { Store } from '../store/types';
-import { errorText, invalidCallMessage, type OnErrorJSON, onErrorFromJSON, onErrorToJSON } from './error-policy';
+import { errorText, invalidCallMessage } from './error-policy';
 import { eventStream, followSignal } from './event-stream';
 import { type InlineRuntime, loadInlineRuntime, runInlineTool } from './inline-tool';
+import { type InvokerCodeParts, invokerOptionsFromJSON, invokerToJSON, type ToolInvokerJSON } from './invoker-json';
 import { checkRunOptions, makeRequest, resolveInvokerOptions } from './invoker-options';
 import { isPageTool, runPageTool } from './page-tool';
+import { PoolCallOptions } from './pool-call-options';
 import { runSourceTool } from './source-tool';
 import { ToolTurn, type TurnHost } from './tool-turn';
 import { turnInput } from './turn-input';
@@ -31,17 +33,7 @@ import type {
   ToolSource,
 } from './types';
 
-/** The serializable part of an invoker's configuration (`toJSON` / `fromJSON`). */
-export interface ToolInvokerJSON {
-  onError: OnErrorJSON;
-  resultFormat?: ResultFormat;
-  maxConcurrency?: number;
-  messagesKey: string;
-  reducers: Record<string, 'replace' | 'append'>;
-  timeoutMs?: number;
-  /** Names only: the tools themselves are code, passed again to `fromJSON`. */
-  inlineTools: string[];
-}
+export type { ToolInvokerJSON } from './invoker-json';
 
 /**
  * Runs a model turn's tool calls: workers through the pool, inline tools on the page, all in
@@ -70,10 +62,8 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
   #specs: Promise<Map<string, ToolSpec>> | undefined;
   /** What `specs()` gives, the same list until the tools change. */
   #list: ToolSpec[] | undefined;
-  /** See #callOptions. */
-  #lastCallOptions:
-    | { state: unknown; context: unknown; options: RunOptions; emit: (event: ToolEvent) => void; made: CallOptions }
-    | undefined;
+  /** The pool's options for a turn's calls, made once per turn. */
+  readonly #callOptions: PoolCallOptions;
   /** The specs once loaded: a turn then starts without waiting a tick for them. */
   #loaded: Map<string, ToolSpec> | undefined;
   /** What a turn needs of this invoker. */
@@ -94,6 +84,7 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
     this.#messagesKey = config.messagesKey;
     this.#reducers = config.reducers;
     this.#timeoutMs = config.timeoutMs;
+    this.#callOptions = new PoolCallOptions(config.resultFormat, config.timeoutMs);
     // A source's tools changed (an MCP server's list_changed): the next turn lists them again.
     // Held weakly: an invoker the app dropped stops listening instead of living on in its sources.
     const self = new WeakRef(this);
@@ -250,37 +241,20 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
 
   /** The serializable configuration (Haystack's to_dict): interceptors, tools and functions are code, not data. */
   toJSON(): ToolInvokerJSON {
-    const reducers: Record<string, 'replace' | 'append'> = {};
-    for (const [key, reducer] of Object.entries(this.#reducers)) {
-      if (typeof reducer === 'function')
-        throw new TypeError(`The reducer of state key '${key}' is a function: it cannot be written as JSON`);
-      reducers[key] = reducer;
-    }
-    const json: ToolInvokerJSON = {
-      onError: onErrorToJSON(this.#onError),
+    return invokerToJSON({
+      onError: this.#onError,
+      resultFormat: this.#resultFormat,
+      maxConcurrency: this.#maxConcurrency,
       messagesKey: this.#messagesKey,
-      reducers,
-      inlineTools: [...this.#inline.keys()],
-    };
-    if (this.#resultFormat) json.resultFormat = this.#resultFormat;
-    if (Number.isFinite(this.#maxConcurrency)) json.maxConcurrency = this.#maxConcurrency;
-    if (this.#timeoutMs !== undefined) json.timeoutMs = this.#timeoutMs;
-    return json;
+      reducers: this.#reducers,
+      timeoutMs: this.#timeoutMs,
+      inlineTools: this.#inline.keys(),
+    });
   }
 
   /** Rebuild an invoker from `toJSON`'s data and the parts that are code (Haystack's from_dict). */
-  static fromJSON(
-    json: ToolInvokerJSON,
-    parts: Pick<ToolInvokerOptions, 'pool' | 'inlineTools' | 'tools' | 'interceptors' | 'store'> = {},
-  ): ToolInvoker {
-    const onError = onErrorFromJSON(json.onError);
-    const missing = json.inlineTools.filter((name) => !(parts.inlineTools ?? []).some((t) => t.name === name));
-    if (missing.length > 0) throw new TypeError(`fromJSON needs the inline tools it names: ${missing.join(', ')}`);
-    const options: ToolInvokerOptions = { ...parts, onError, messagesKey: json.messagesKey, reducers: json.reducers };
-    if (json.resultFormat) options.resultFormat = json.resultFormat;
-    if (json.maxConcurrency !== undefined) options.maxConcurrency = json.maxConcurrency;
-    if (json.timeoutMs !== undefined) options.timeoutMs = json.timeoutMs;
-    return new ToolInvoker(options);
+  static fromJSON(json: ToolInvokerJSON, parts: InvokerCodeParts = {}): ToolInvoker {
+    return new ToolInvoker(invokerOptionsFromJSON(json, parts));
   }
 
   /** The interceptors wrapped around the call itself, outermost first; undefined when there are none. */
@@ -346,47 +320,8 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
         new ToolNotFoundError({ toolName: toolCall.name, toolCallId: toolCall.id, available: [...specs.keys()] }),
       );
     }
-    const made = this.#callOptions(state, context, options, emit, turn);
+    const made = this.#callOptions.for(state, context, options, emit, turn);
     return this.#pool.call(toolCall, timeoutMs === undefined ? made : { ...made, timeoutMs });
-  }
-
-  /**
-   * The pool's options for a call. A turn's calls share one set (an interceptor may give a call
-   * its own state or context): the last set made is reused while its inputs are the same, so a
-   * turn of 100 calls makes one object, not 100 (the pool only reads it).
-   */
-  #callOptions(
-    state: unknown,
-    context: unknown,
-    options: RunOptions,
-    emit: (event: ToolEvent) => void,
-    turn: TurnBudget,
-  ): CallOptions {
-    const last = this.#lastCallOptions;
-    if (
-      last &&
-      last.state === state &&
-      last.context === context &&
-      last.options === options &&
-      last.emit === emit &&
-      last.made.turn === turn
-    )
-      return last.made;
-    const made: CallOptions =
-      emit === noEvents
-        ? {}
-        : {
-            onDelta: (delta, id) => emit({ type: 'tool-output-delta', toolCallId: id, delta }),
-            onRerun: ({ toolCallId, reason }) => emit({ type: 'tool-rerun', toolCallId, reason }),
-          };
-    made.turn = turn;
-    if (options.signal) made.signal = options.signal;
-    if (state !== undefined) made.state = state;
-    if (context !== undefined) made.context = context;
-    if (this.#resultFormat) made.resultFormat = this.#resultFormat;
-    if (this.#timeoutMs !== undefined) made.defaultTimeoutMs = this.#timeoutMs;
-    this.#lastCallOptions = { state, context, options, emit, made };
-    return made;
   }
 
   #invalidMessage(bad: InvalidToolCall, emit: (event: ToolEvent) => void): ToolMessage {
@@ -395,8 +330,6 @@ export class ToolInvoker<Tools extends ToolSet = ToolSet> {
     return message;
   }
 }
-
-function noEvents(): void {}
 
 /**
  * The outcome of a source (an MCP server, a page's WebMCP tools) or a page tool, counted in its
