@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 /** A `node:http` listener that hands each request to `handler` and streams its answer back. */
 export function nodeListener(handler: (request: Request) => Promise<Response>) {
@@ -25,8 +26,9 @@ export function nodeListener(handler: (request: Request) => Promise<Response>) {
     };
     const response = await handler(new Request(`http://${req.headers.host}${req.url}`, init));
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (response.body) Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
-    else res.end();
+    if (!response.body) return void res.end();
+    // A client that hangs up ends the copy early: that is not an error of the server's.
+    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() => {});
   };
 }
 

@@ -185,6 +185,32 @@ describe('what the route forwards', () => {
     }
   });
 
+  it('a client that hangs up mid-answer stops the request upstream, and the route serves on', async () => {
+    const upstream = await heldUpstream();
+    const served = await serveRoute(
+      createModelProxy({ provider: { baseURL: upstream.url, auth: 'none' }, allow: { models: ['m'] } }),
+    );
+    cleanups.push(served.close);
+    const stop = new AbortController();
+    const response = await fetch(`${served.url}/chat/completions`, {
+      ...requestInit({ model: 'm' }),
+      signal: stop.signal,
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('one');
+    stop.abort();
+    const outcome = await Promise.race([
+      upstream.hangUps.next.then(() => 'hung up'),
+      sleep(3_000).then(() => 'still waiting'),
+    ]);
+    expect(outcome).toBe('hung up');
+    // The route is still there: the next request gets its whole answer.
+    const next = fetch(`${served.url}/chat/completions`, requestInit({ model: 'm' })).then((r) => r.text());
+    await vi.waitFor(() => expect(upstream.requests()).toBe(2));
+    upstream.release();
+    expect(await next).toContain('two');
+  });
+
   it('passes an error answer through, readable, with Retry-After, and cuts the key out of what it echoes', async () => {
     const id = await addScenario(
       url,
@@ -405,11 +431,15 @@ describe('createModelProxy checks its options at once', () => {
 });
 
 function chatRequest(at: string, body: Record<string, unknown>): Request {
-  return new Request(at, {
+  return new Request(at, requestInit(body));
+}
+
+function requestInit(body: Record<string, unknown>): RequestInit {
+  return {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], stream: true, ...body }),
-  });
+  };
 }
 
 async function listen(server: ReturnType<typeof createServer>): Promise<string> {
@@ -431,8 +461,17 @@ async function listen(server: ReturnType<typeof createServer>): Promise<string> 
 async function heldUpstream() {
   let release = () => {};
   let finished = false;
+  let hungUp = () => {};
+  const hangUps = { count: 0, next: new Promise<void>((done) => (hungUp = done)) };
+  let requests = 0;
   const server = createServer((_req, res: ServerResponse) => {
+    requests++;
     finished = false;
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      hangUps.count++;
+      hungUp();
+    });
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write('data: one\n\n');
     new Promise<void>((done) => {
@@ -443,7 +482,13 @@ async function heldUpstream() {
       });
     });
   });
-  return { url: await listen(server), release: () => release(), finished: () => finished };
+  return {
+    url: await listen(server),
+    release: () => release(),
+    finished: () => finished,
+    hangUps,
+    requests: () => requests,
+  };
 }
 
 describe('moat-sdk/server runs beyond Node', () => {
