@@ -1,0 +1,20 @@
+import { createWorkerPool } from 'moat-sdk';
+import { resultValue } from 'moat-sdk/pool';
+
+// tools.worker.ts is an entry point of its own (esbuild.config.js): its bundle sits beside this one.
+const pool = createWorkerPool({ worker: new URL('./tools.worker.js', import.meta.url) });
+
+// Where the page says how the call went; scripts/test-package.ts reads it.
+const show = (id: string, text: string) => {
+  const element = document.getElementById(id);
+  if (element) element.textContent = text;
+};
+try {
+  show('tool', String(resultValue(await pool.call({ id: 'c', name: 'multiply', args: { a: 6, b: 7 } }))));
+  document.body.dataset.state = 'done';
+} catch (error) {
+  show('error', error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  document.body.dataset.state = 'error';
+} finally {
+  await pool.close();
+}
