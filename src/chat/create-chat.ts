@@ -4,14 +4,14 @@ import { ChatBusyError } from '../errors/chat-busy-error';
 import { describeValue } from '../errors/moat-error';
 import { ThreadNotFoundError } from '../errors/thread-not-found-error';
 import { userMessage } from '../messages/constructors';
-import { textOf } from '../messages/text-of';
 import { type ContentPartInput, isBlob, toContent } from '../messages/to-content-part';
 import type { Content, ContentPart, ToolCall } from '../messages/types';
 import { ChatState } from './chat-state';
 import { DevWarnings } from './dev-warnings';
 import { Notifier } from './notifier';
 import { progressLimits } from './progress-history';
-import type { Attachment, ChatAgent, ChatOptions, ChatSnapshot, ChatThread, SendOptions } from './types';
+import { ThreadList } from './thread-list';
+import type { Attachment, ChatAgent, ChatOptions, ChatSnapshot, SendOptions } from './types';
 
 /**
  * A chat over an agent, for any UI: one immutable snapshot of the conversation (messages with
@@ -49,7 +49,7 @@ export class Chat {
   /** Decisions made while a run was under way, sent when it ends. */
   readonly #decisions = new Map<string, { call: ToolCall; decision: ApprovalDecision }>();
   #again: Again | undefined;
-  readonly #titles = new Map<string, string>();
+  readonly #threadList: ThreadList;
   /** A message's attachments are being read (`send`): the chat is busy. */
   #reading = false;
   readonly #warnings: DevWarnings;
@@ -69,6 +69,7 @@ export class Chat {
     const limits = progressLimits(options);
     this.#warnings = new DevWarnings(warnings);
     this.#agent = agent;
+    this.#threadList = new ThreadList(agent);
     this.#state = new ChatState(threadId ?? newThreadId(), () => this.#notifier.changed(), limits);
     this.#notifier = new Notifier(schedule, () => this.#state.snapshot());
     if (threadId !== undefined) void this.openThread(threadId);
@@ -232,7 +233,7 @@ export class Chat {
       this.#fail(error, () => this.deleteThread(threadId));
       return;
     }
-    this.#titles.delete(threadId);
+    this.#threadList.forget(threadId);
     await this.refreshThreads();
   }
 
@@ -359,29 +360,9 @@ export class Chat {
   }
 
   async #listThreads(): Promise<void> {
-    const list = await this.#agent.threads();
-    const threads: ChatThread[] = await Promise.all(
-      list.map(async ({ threadId, updatedAt }) => ({ threadId, updatedAt, title: await this.#title(threadId) })),
-    );
     const known = this.#state.threads;
-    const same =
-      known.length === threads.length &&
-      threads.every((t, i) => {
-        const k = known[i];
-        return k?.threadId === t.threadId && k.updatedAt === t.updatedAt && k.title === t.title;
-      });
-    if (!same) this.#state.setThreads(threads);
-  }
-
-  async #title(threadId: string): Promise<string> {
-    let title = this.#titles.get(threadId);
-    if (title === undefined) {
-      const first = (await this.#agent.thread(threadId))?.messages.find((m) => m.role === 'user');
-      const line = (first ? textOf(first.content) : '').trim().split('\n')[0] ?? '';
-      title = line.length > 100 ? `${line.slice(0, 99)}…` : line;
-      this.#titles.set(threadId, title);
-    }
-    return title;
+    const threads = await this.#threadList.read(known);
+    if (threads !== known) this.#state.setThreads(threads);
   }
 }
 
