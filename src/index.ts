@@ -1,6 +1,10 @@
 /**
  * Moat: what an app uses. The agent and its model clients, the sealed tool pool, the code
- * sandbox, the store and checkpointer openers, and the errors an app catches.
+ * sandbox, the store and checkpointer openers, and the errors an app branches on: those that
+ * reject what an app calls and ask it for something other than showing the message (retry, ask
+ * for a key, wait its turn, free storage, fix its setup). A failed tool call is not one of them:
+ * a chat's part says its kind (`UIToolPart.error`), and its classes are on `moat-sdk/errors`
+ * with every other error.
  *
  * The building blocks for advanced use live on subpaths: `moat-sdk/providers` (provider formats and
  * tool specs), `moat-sdk/stream` (stream decoders), `moat-sdk/json` (the partial JSON parser),
@@ -48,31 +52,17 @@ export {
   type UIToolState,
 } from './chat/index';
 export { ChatBusyError } from './errors/chat-busy-error';
-export { CheckpointConflictError } from './errors/checkpoint-conflict-error';
-export { CheckpointError } from './errors/checkpoint-error';
 export { CodeError } from './errors/code-error';
 export { McpConnectionError } from './errors/mcp-connection-error';
 export { MoatError } from './errors/moat-error';
 export { ModelHTTPError } from './errors/model-http-error';
 export { ModelNetworkError } from './errors/model-network-error';
 export { ModelStreamError } from './errors/model-stream-error';
-export { NetworkDeniedError } from './errors/network-denied-error';
 export { OutputValidationError } from './errors/output-validation-error';
-export { PoolClosedError } from './errors/pool-closed-error';
-export { SandboxCrashedError } from './errors/sandbox-crashed-error';
-export { SandboxLimitError } from './errors/sandbox-limit-error';
-export { StorePermissionError } from './errors/store-permission-error';
 export { StoreQuotaError } from './errors/store-quota-error';
 export { StoreUnavailableError } from './errors/store-unavailable-error';
 export { ThreadBusyError } from './errors/thread-busy-error';
-export { ToolDeniedError } from './errors/tool-denied-error';
-export { ToolError } from './errors/tool-error';
-export { ToolExecutionError } from './errors/tool-execution-error';
-export { ToolInputValidationError } from './errors/tool-input-validation-error';
-export { ToolNotFoundError } from './errors/tool-not-found-error';
-export { ToolOutputError } from './errors/tool-output-error';
-export { ToolTimeoutError } from './errors/tool-timeout-error';
-export { WorkerCrashedError } from './errors/worker-crashed-error';
+export { ThreadNotFoundError } from './errors/thread-not-found-error';
 export { WorkerStartError } from './errors/worker-start-error';
 export { ToolInvoker } from './invoker/tool-invoker';
 export type {

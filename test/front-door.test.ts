@@ -10,10 +10,26 @@ describe('the front door', () => {
     expect(Object.keys(moat).length).toBeLessThanOrEqual(45);
   });
 
-  it('exports every error class an app catches, the same classes as moat-sdk/errors', () => {
+  it('exports the errors an app branches on, the same classes as moat-sdk/errors; a failed tool call is read by kind', () => {
     const classes = Object.entries(moat).filter(([name]) => name.endsWith('Error'));
-    expect(classes.length).toBeGreaterThan(20);
+    expect(classes.map(([name]) => name).sort()).toEqual([
+      'ChatBusyError', // send() while a run is under way: wait, or stop() it
+      'CodeError', // a sandboxed script threw: show it, or hand it back to the model
+      'McpConnectionError', // an MCP server cannot be reached or refused: reconnect, sign in
+      'MoatError', // any of ours
+      'ModelHTTPError', // the model's server refused: a key (401), a limit (429), an address (404)
+      'ModelNetworkError', // offline: try again later
+      'ModelStreamError', // the answer broke off: retry()
+      'OutputValidationError', // a structured output that does not fit: ask again, or fall back
+      'StoreQuotaError', // storage is full: tell the person
+      'StoreUnavailableError', // no IndexedDB (a private window): keep threads in memory
+      'ThreadBusyError', // ifBusy: 'fail' and another run holds the thread
+      'ThreadNotFoundError', // a thread a reload forgot: give the agent a checkpointer
+      'WorkerStartError', // the tools module cannot start: fix the import, or run without tools
+    ]);
     for (const [name, value] of classes) expect(value).toBe((errors as Record<string, unknown>)[name]);
+    for (const name of ['ToolTimeoutError', 'ToolDeniedError', 'WorkerCrashedError', 'NetworkDeniedError', 'ToolError'])
+      expect(errors).toHaveProperty(name);
   });
 
   it('keeps internals out: no helper of the error envelope, no store layout, no converter', () => {
