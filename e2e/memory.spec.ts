@@ -18,7 +18,6 @@ test('a memory-hungry tool is stopped by its time limit; the page keeps drawing 
   await ask(page, 'Eat memory');
   const card = cards(page, 'hog_memory');
   await expect(card).toHaveAttribute('data-status', 'error', { timeout: 10_000 });
-  await expect(card.getByTestId('tool-result')).toContainText("Tool 'hog_memory'");
   await expect(card.getByTestId('tool-result')).toContainText('Timed out after 1.5 s.');
   expect(await frames()).toBeGreaterThan(before);
   await idle(page);
@@ -130,7 +129,7 @@ test("with sealed tools (the default), a memory-hungry tool with no time limit k
   await expect
     .poll(() => reports.find((r) => r.status === 'error')?.result ?? '', { timeout: 15_000 })
     .toMatch(
-      /The worker running 'hog_memory' \(call [^)]+\) stopped: its frame's process stopped answering \(out of memory, most likely\)/,
+      /The worker running 'hog_memory' stopped: its frame's process stopped answering \(out of memory, most likely\)/,
     );
   // The page asked its next question itself: answered by a tool on a fresh sealed worker.
   await expect

@@ -28,7 +28,16 @@ const cases: [Error, string, string][] = [
     "The model's arguments did not fit the tool (city: Expected string).",
   ],
   [new ToolNotFoundError({ ...call, available: ['time'] }), 'not-found', "No tool named 'weather' is offered."],
-  [new WorkerCrashedError({ ...call, reason: 'out of memory' }), 'crashed', 'Its worker crashed.'],
+  [
+    new WorkerCrashedError({ ...call, reason: 'out of memory' }),
+    'crashed',
+    "The worker running 'weather' stopped: out of memory",
+  ],
+  [
+    new WorkerCrashedError({ ...call, reason: 'stopped', culprit: { toolCallId: 'call_1', toolName: 'loop' } }),
+    'crashed',
+    "Its worker was stopped for another call ('loop'); it was not run again.",
+  ],
   [
     new ToolOutputLimitError({ ...call, limit: 'result', maxSize: 100 }),
     'output-limit',

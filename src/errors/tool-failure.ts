@@ -125,10 +125,10 @@ function read(error: unknown): [ToolFailureKind, string] {
       'crashed',
       culprit && culprit.toolCallId !== error.toolCallId
         ? `Its worker was stopped for another call ('${culprit.toolName}'); it was not run again.`
-        : 'Its worker crashed.',
+        : withoutCallIds(error.message),
     ];
   }
-  if (SandboxCrashedError.isInstance(error)) return ['crashed', 'The code sandbox crashed.'];
+  if (SandboxCrashedError.isInstance(error)) return ['crashed', error.message];
   if (ToolOutputLimitError.isInstance(error)) return ['output-limit', 'It sent back more than the page accepts.'];
   if (SandboxLimitError.isInstance(error))
     return ['output-limit', `The script's ${error.limit} is longer than the limit (${error.max} characters).`];
