@@ -4,10 +4,5 @@
  * and edge functions; the page's model client points its `baseURL` at it.
  */
 
-export {
-  createModelProxy,
-  type ModelProxy,
-  type ModelProxyOptions,
-  type ProxyAuth,
-  type ProxyProvider,
-} from './model-proxy';
+export { createModelProxy, type ModelProxy } from './model-proxy';
+export type { ModelProxyOptions, ProxyAuth, ProxyProvider } from './proxy-options';

@@ -19,7 +19,8 @@ import { openAICompatible } from '../models/openai-compatible';
 import type { ChatModel, ModelRequest } from '../models/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { StreamPart } from '../stream/stream-part';
-import { createModelProxy, type ModelProxyOptions } from './model-proxy';
+import { createModelProxy } from './model-proxy';
+import type { ModelProxyOptions } from './proxy-options';
 
 const url = inject('modelServerUrl');
 const KEY = 'sk-route-secret-0123456789';
