@@ -3,8 +3,10 @@
  * tarball into fresh apps, one per bundler (test/consumers/<app>, each copied to a temporary
  * folder outside the repository, so the package resolves from the app's own node_modules):
  * Vite, webpack 5, esbuild, and a React app (esbuild) on `useChat`. Each app is type-checked
- * against the installed types where it is TypeScript, built for production, served by a plain
- * static server (no special headers), and loaded in Chromium, where its sealed tool must answer.
+ * against the installed types where it has a tsconfig.json, built for production (and, but for
+ * the React app, as a developer runs it: Vite's dev server, webpack's development mode, esbuild
+ * unminified), served by a plain static server (no special headers), and loaded in Chromium,
+ * where its sealed tool must answer. docs/bundlers.md shows the apps' lines.
  * The bundlers, TypeScript and React come from this repository's node_modules (one copy, no
  * download per run); only the tarball (with its dependencies) is installed into each app.
  *
@@ -127,10 +129,10 @@ async function startEsbuild(dir: string, mode: Mode): Promise<Site> {
 }
 
 /** Runs one step, printing how long it took; on failure, prints why and stops with exit code 1. */
-async function step<T>(title: string, work: () => Promise<T>): Promise<T> {
+async function step<T>(title: string, task: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
   try {
-    const result = await work();
+    const result = await task();
     console.log(`✓ ${title} (${seconds(t0)} s)`);
     return result;
   } catch (error) {
@@ -208,7 +210,7 @@ async function serve(site: string): Promise<Site> {
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => void server.close() };
 }
 
 /** The page's outputs once it says it is done (or after 30 s), with what went wrong on the way. */
