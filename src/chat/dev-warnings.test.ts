@@ -3,8 +3,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../agent/agent';
 import type { AgentEvent } from '../agent/types';
+import { ModelHTTPError } from '../errors/model-http-error';
 import { ThreadNotFoundError } from '../errors/thread-not-found-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
+import { WorkerStartError } from '../errors/worker-start-error';
 import { scriptedModel } from '../models/scripted-model';
 import { createMemoryCheckpointer } from '../store/checkpointer';
 import { type Chat, createChat } from './create-chat';
@@ -95,6 +97,24 @@ describe('console warnings', () => {
     expect(warn.mock.calls[0]?.[0]).toMatch(
       /^\[moat-sdk\] The worker running 'explode' \(call c1\) stopped: out of memory/,
     );
+  });
+
+  it('a tools module that cannot start (the run fails) is said with its reason; a model that is only busy is not', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const failing = (error: Error): ChatAgent => ({
+      ...crashing,
+      stream: async function* () {
+        yield { type: 'error', error } as AgentEvent;
+      },
+    });
+    const chat = createChat({ agent: failing(new WorkerStartError({ reason: 'the module did not load' })) });
+    await chat.send('Go');
+    expect(chat.getSnapshot().status).toBe('error');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toBe('[moat-sdk] A tool worker could not start: the module did not load');
+    const busy = createChat({ agent: failing(new ModelHTTPError({ status: 429, url: 'https://x/v1', body: '' })) });
+    await busy.send('Go');
+    expect(warn).toHaveBeenCalledTimes(1);
   });
 
   it('a production build is quiet, unless asked; `off` is quiet anywhere; a bad value is a TypeError', async () => {
