@@ -294,7 +294,7 @@ describe('useChat in a React app', () => {
     expect(renders.get('composer')).toBe(1);
   });
 
-  it('gives the same helpers object until the chat changes, and refuses to switch from a chat to options', async () => {
+  it('gives the same helpers object until the chat changes, follows another chat, and refuses to switch from a chat to options', async () => {
     const chat = createChat({ agent: agentWith(answers()) });
     const seen: unknown[] = [];
     function Probe({ use }: { use: Chat | ChatOptions }) {
@@ -309,6 +309,15 @@ describe('useChat in a React app', () => {
     root.render(h(Probe, { use: chat }));
     await vi.waitFor(() => expect(seen).toHaveLength(2), { timeout: 2_000 });
     expect(seen[1]).toBe(seen[0]);
+    // Another chat: its snapshot and its own actions.
+    const other = createChat({ agent: agentWith(answers()) });
+    root.render(h(Probe, { use: other }));
+    await vi.waitFor(() => expect(seen).toHaveLength(3), { timeout: 2_000 });
+    const helpers = seen[2] as ReturnType<typeof useChat>;
+    expect(helpers.chat).toBe(other);
+    expect(helpers.threadId).toBe(other.getSnapshot().threadId);
+    expect(helpers.threadId).not.toBe(chat.getSnapshot().threadId);
+    expect(helpers.send).not.toBe((seen[0] as ReturnType<typeof useChat>).send);
     root.render(h(Probe, { use: { agent: agentWith(answers()) } }));
     await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 2_000 });
     expect(String(errors[0])).toMatch(/keeps to the first render's form/);
