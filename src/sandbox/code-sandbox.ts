@@ -10,11 +10,11 @@ import { checkCount, checkDuration, checkSignal } from '../errors/option-checks'
 import { SandboxCrashedError } from '../errors/sandbox-crashed-error';
 import { SandboxLimitError } from '../errors/sandbox-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
-import { findNonJSON, type JSONValue, MAX_JSON_DEPTH } from '../json/json-value';
+import { readMessage } from '../frame/channel';
+import { findNonJSON, isPlainObject, type JSONValue, MAX_JSON_DEPTH } from '../json/json-value';
 import { CODE_FILE } from './code-file';
 import { type RunWorker, SandboxFrame } from './frame';
-import { isLogEntry, type PageToSandbox, readSandboxMessage } from './protocol';
-import { workerSource } from './runtime';
+import { type LogLevel, OUTCOME_SHAPES, type PageToSandbox, type RunOutcome } from './protocol';
 
 export interface CodeSandboxOptions {
   /** A run's time limit. Default 5,000 ms. */
@@ -86,14 +86,15 @@ export class CodeSandbox {
   readonly #maxResult: number;
   readonly #maxCode: number;
   readonly #startTimeoutMs: number;
-  readonly #runtime: string;
+  /** The text of each run's worker: the runtime's, loaded with the first run. */
+  #runtime: Promise<string> | undefined;
   #frame: SandboxFrame | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
   #prepare: Promise<typeof import('./prepare')> | undefined;
 
   /** `runtime`: the text of each run's worker; tests give a hostile stand-in, apps never do. */
-  constructor(options: CodeSandboxOptions = {}, runtime = workerSource()) {
+  constructor(options: CodeSandboxOptions = {}, runtime?: string) {
     if (typeof options !== 'object' || options === null)
       throw new TypeError(`createCodeSandbox takes an options object, got ${describeValue(options)}`);
     this.#timeoutMs = checkDuration('timeoutMs', options.timeoutMs ?? 5_000);
@@ -101,7 +102,7 @@ export class CodeSandbox {
     this.#maxResult = checkCount('maxResultChars', options.maxResultChars ?? 1_000_000, { min: 1 });
     this.#maxCode = checkCount('maxCodeChars', options.maxCodeChars ?? 200_000, { min: 1 });
     this.#startTimeoutMs = checkDuration('startTimeoutMs', options.startTimeoutMs ?? 10_000);
-    this.#runtime = runtime;
+    if (runtime !== undefined) this.#runtime = Promise.resolve(runtime);
   }
 
   /** Start the sandbox's frame now rather than on the first run (a run still starts its own worker). */
@@ -140,7 +141,8 @@ export class CodeSandbox {
     if (this.#closed) throw new TypeError('This code sandbox is closed');
     if (!this.#frame || this.#frame.closed) this.#frame = new SandboxFrame();
     const frame = this.#frame;
-    return { frame, worker: await frame.start(this.#runtime, this.#startTimeoutMs) };
+    this.#runtime ??= import('./runtime.ts?bundled-script').then((m) => m.default);
+    return { frame, worker: await frame.start(await this.#runtime, this.#startTimeoutMs) };
   }
 
   async #run(code: string, options: CodeRunOptions): Promise<CodeRunResult> {
@@ -195,10 +197,7 @@ export class CodeSandbox {
       options.signal?.addEventListener('abort', onAbort, { once: true });
       worker.onBroken = fail;
       frame.watch(true);
-      worker.port.onmessage = (event: MessageEvent) => {
-        // A run that talks shows its process alive, whatever the frame's own thread answers.
-        worker.heard();
-        const m = readSandboxMessage(event.data);
+      worker.onMessage = (m) => {
         if (typeof m === 'string') return unreadable(m);
         switch (m.t) {
           case 'out':
@@ -214,23 +213,6 @@ export class CodeSandbox {
             return;
           case 'limit':
             return fail(new SandboxLimitError({ limit: 'output', max: this.#maxOutput }));
-          case 'done': {
-            if (m.value === undefined) return finish({ value: undefined });
-            if (m.value.length > this.#maxResult)
-              return fail(new SandboxLimitError({ limit: 'result', max: this.#maxResult }));
-            let value: JSONValue;
-            try {
-              value = JSON.parse(m.value) as JSONValue;
-            } catch {
-              return unreadable("a 'done' whose value is not JSON text");
-            }
-            // The runtime's own converter overflows its stack long before this depth; JSON this
-            // deep would overflow the stack of whatever reads it next on the page.
-            if (findNonJSON(value)) return unreadable(`a result nested deeper than ${MAX_JSON_DEPTH} levels`);
-            return finish({ value });
-          }
-          case 'fail':
-            return fail(codeError(m));
           case 'call':
             // The runtime makes functions of the run's tools only: another name is not its doing.
             if (!tools?.names.includes(m.name)) return unreadable('a call of a tool the run was not given');
@@ -240,13 +222,33 @@ export class CodeSandbox {
             return unreadable("a second 'ready'");
         }
       };
-      const run: PageToSandbox = {
-        t: 'run',
-        code: prepared,
-        maxOutput: this.#maxOutput,
-        tools: tools ? [...tools.names] : [],
-      };
-      worker.port.postMessage(run);
+      const script = { code: prepared, maxOutput: this.#maxOutput, tools: tools ? [...tools.names] : [] };
+      worker.channel
+        .request(
+          (r) => r.run(script),
+          (value) => readMessage(OUTCOME_SHAPES, value),
+        )
+        .then(
+          (outcome) => {
+            if (typeof outcome === 'string') return unreadable(outcome);
+            if (outcome.t === 'fail') return fail(codeError(outcome));
+            if (outcome.value === undefined) return finish({ value: undefined });
+            if (outcome.value.length > this.#maxResult)
+              return fail(new SandboxLimitError({ limit: 'result', max: this.#maxResult }));
+            let value: JSONValue;
+            try {
+              value = JSON.parse(outcome.value) as JSONValue;
+            } catch {
+              return unreadable("a 'done' whose value is not JSON text");
+            }
+            // The runtime's own converter overflows its stack long before this depth; JSON this
+            // deep would overflow the stack of whatever reads it next on the page.
+            if (findNonJSON(value)) return unreadable(`a result nested deeper than ${MAX_JSON_DEPTH} levels`);
+            return finish({ value });
+          },
+          // Its run refused (a runtime never does), or the run already ended (its worker stopped).
+          (error: Error) => unreadable(`a refusal of its run (${String(error?.message).slice(0, 200)})`),
+        );
     });
   }
 
@@ -283,11 +285,7 @@ export class CodeSandbox {
 }
 
 /** What the script threw, with the line it came from (the first stack frame in the code). */
-function codeError(m: {
-  name?: string | undefined;
-  message?: string | undefined;
-  stack?: string | undefined;
-}): CodeError {
+function codeError(m: Extract<RunOutcome, { t: 'fail' }>): CodeError {
   // Cut before reading: the runtime sends at most 4,000 characters of stack, a tampered one more.
   const stack = (m.stack ?? '').slice(0, 4_000);
   const at = new RegExp(`${CODE_FILE.replace('.', '\\.')}:(\\d+):(\\d+)`).exec(stack);
@@ -311,4 +309,13 @@ function tell<A>(callback: (arg: A) => void, arg: A): void {
       throw error;
     });
   }
+}
+
+const LEVELS: ReadonlySet<unknown> = new Set<LogLevel>(['log', 'info', 'warn', 'error', 'debug']);
+
+/** One entry of an `out` message: exactly `{ level, text }`. */
+function isLogEntry(entry: unknown): entry is { level: LogLevel; text: string } {
+  return (
+    isPlainObject(entry) && Object.keys(entry).length === 2 && LEVELS.has(entry.level) && typeof entry.text === 'string'
+  );
 }

@@ -3,25 +3,30 @@
  * Policy allows scripts and nothing else (no fetch, XHR, WebSocket, EventSource, import of
  * URLs), and inside it, for each run, a fresh worker made from the sandbox runtime's source,
  * which inherits that policy. The page talks to a run's worker over a MessageChannel of the
- * run's own; it talks to the frame only to start and end workers and to see that it is alive.
+ * run's own (a channel of src/frame/channel.ts: see protocol.ts); it talks to the frame only to
+ * start and end workers and to see that it is alive.
  */
 import { SandboxCrashedError } from '../errors/sandbox-crashed-error';
+import { type Channel, connect, readMessage } from '../frame/channel';
 import { SandboxedFrame } from '../frame/sandboxed-frame';
-import { readSandboxMessage } from './protocol';
+import { SANDBOX_SHAPES, type SandboxApi, type SandboxToPage } from './protocol';
 
 /** Nothing but inline script (the frame's own), eval (the code) and blob workers. */
 export const SANDBOX_CSP =
   "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:; worker-src blob:; base-uri 'none'; form-action 'none'";
 
-/** One run's worker, ready: its end of the channel, and a way to stop it. */
+/** One run's worker, ready: the page's channel to it, and a way to stop it. */
 export interface RunWorker {
+  /** Asks the run (`SandboxApi`). */
+  readonly channel: Channel<SandboxApi>;
+  /** Where the answers to the run's tool calls go (see protocol.ts's `PageToSandbox`). */
   readonly port: MessagePort;
+  /** What the run says unasked, of the right shape; or why a message is not one. */
+  onMessage: ((message: SandboxToPage | string) => void) | undefined;
   /** Called once, with the error, when the worker breaks or the frame dies. */
   onBroken: ((error: SandboxCrashedError) => void) | undefined;
   /** End the worker (its timers and whatever it was doing) and close its channel. */
   stop(): void;
-  /** The run said something: the frame's process lives, though the frame's own thread may be slow to answer. */
-  heard(): void;
 }
 
 export class SandboxFrame {
@@ -34,11 +39,21 @@ export class SandboxFrame {
    */
   start(source: string, startTimeoutMs: number): Promise<RunWorker> {
     if (this.closed) return Promise.reject(new SandboxCrashedError({ reason: 'its frame is closed' }));
-    const channel = new MessageChannel();
-    const port = channel.port1;
-    const spawned = this.#frame.spawn(channel.port2, source);
+    const { port1: port, port2 } = new MessageChannel();
+    const spawned = this.#frame.spawn(port2, source);
+    let told: (message: SandboxToPage | string) => void = () => {};
+    const channel = connect<SandboxApi, SandboxToPage>(port, {
+      shapes: SANDBOX_SHAPES,
+      message: (message) => told(message),
+      // Read again for the sentence alone (the channel's error words it for a developer).
+      malformed: (_, data) => told(readMessage(SANDBOX_SHAPES, data) as string),
+    });
+    // Whatever the run says shows the frame's process alive, though its own thread may be slow to answer.
+    port.addEventListener('message', () => spawned.heard());
+    port.start();
     const stop = () => {
-      port.onmessage = null;
+      told = () => {};
+      channel.close(new SandboxCrashedError({ reason: 'its run was stopped' }));
       port.close();
       spawned.terminate();
     };
@@ -50,15 +65,14 @@ export class SandboxFrame {
         reject(new SandboxCrashedError({ reason }));
       };
       spawned.onBroken = fail;
-      port.onmessage = (event: MessageEvent) => {
-        const m = readSandboxMessage(event.data);
+      told = (m) => {
         if (typeof m === 'string' || m.t !== 'ready')
           return fail(
             `it sent a message the page cannot read: ${typeof m === 'string' ? m : `a '${m.t}' before 'ready'`}`,
           );
         clearTimeout(timer);
-        port.onmessage = null;
-        const worker: RunWorker = { port, onBroken: undefined, stop, heard: () => spawned.heard() };
+        const worker: RunWorker = { channel, port, onMessage: undefined, onBroken: undefined, stop };
+        told = (message) => worker.onMessage?.(message);
         spawned.onBroken = (reason) => worker.onBroken?.(new SandboxCrashedError({ reason }));
         resolve(worker);
       };

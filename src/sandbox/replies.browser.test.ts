@@ -1,9 +1,8 @@
 // What the sandbox's side says is checked before use. The runtime here is a stand-in that posts
-// whatever a test tells it (test/sandbox-hostile-runtime.ts), as a runtime a script had taken
-// over would: each bad message ends its run at once with a typed error (never an uncaught error
-// on the page, never a wait for the time limit), and the next run works.
+// whatever a test tells it (hostileRuntime below), as a runtime a script had taken over would:
+// each bad message ends its run at once with a typed error (never an uncaught error on the page,
+// never a wait for the time limit), and the next run works.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hostileRuntimeSource } from '../../test/sandbox-hostile-runtime';
 import { sleep } from '../../test/sleep';
 import { SandboxLimitError } from '../errors/sandbox-limit-error';
 import { CodeSandbox, type SandboxTools } from './code-sandbox';
@@ -32,6 +31,36 @@ afterEach(() => {
   sandbox?.close();
   sandbox = undefined;
 });
+
+/**
+ * A stand-in for the runtime (runtime.ts) that says whatever it is told: the value of each run's
+ * script is a list of messages. A `done` or a `fail` is its answer to the page's `run` request
+ * (what the runtime answers with), every other message is posted unasked, as it is. `first`
+ * replaces its `ready` when given. It is sent as text, so the function stands alone.
+ */
+function hostileRuntime(first: unknown): void {
+  const scope = self as unknown as { onmessage: ((event: MessageEvent) => void) | null };
+  scope.onmessage = (event) => {
+    scope.onmessage = null;
+    const port = event.ports[0] as MessagePort;
+    port.postMessage(first === undefined ? { t: 'ready' } : first);
+    port.onmessage = async (e: MessageEvent) => {
+      const request = e.data;
+      if (request?.type !== 'APPLY' || request.path?.[0] !== 'run') return;
+      // biome-ignore lint/security/noGlobalEval: this worker runs what the test wrote, as the runtime would
+      const evaluate = eval;
+      const said = (await evaluate(request.argumentList[0].value.code)) as { t?: unknown }[];
+      for (const message of said)
+        if (message?.t === 'done' || message?.t === 'fail')
+          port.postMessage({ id: request.id, type: 'RAW', value: message });
+        else port.postMessage(message);
+    };
+  };
+}
+
+function hostileRuntimeSource(first?: unknown): string {
+  return `(${hostileRuntime.toString()})(${first === undefined ? 'undefined' : JSON.stringify(first)})`;
+}
 
 const tools: SandboxTools = { names: ['echo'], call: async (_name, args) => args };
 
@@ -93,7 +122,7 @@ describe('a malformed message from the sandbox ends its run with a typed error',
   });
 
   it('before it says it is ready: the start fails at once, not at its time limit', async () => {
-    expect(await outcomeOf(`[]`, { t: 'done', value: '1' })).toEqual(unreadable("a 'done' before 'ready'"));
+    expect(await outcomeOf(`[]`, { t: 'limit' })).toEqual(unreadable("a 'limit' before 'ready'"));
     sandbox?.close();
     sandbox = undefined;
     expect(await outcomeOf(`[]`, 'hello')).toEqual(unreadable('a message that is not an object (string)'));
