@@ -112,7 +112,7 @@ describe('console warnings', () => {
     expect(chat.getSnapshot().status).toBe('error');
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]?.[0]).toBe('[moat-sdk] A tool worker could not start: the module did not load');
-    const busy = createChat({ agent: failing(new ModelHTTPError({ status: 429, url: 'https://x/v1', body: '' })) });
+    const busy = createChat({ agent: failing(new ModelHTTPError({ status: 429, provider: 'openai', body: '' })) });
     await busy.send('Go');
     expect(warn).toHaveBeenCalledTimes(1);
   });
