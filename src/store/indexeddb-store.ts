@@ -3,6 +3,7 @@ import { StoreConnection } from './connection';
 import { readExisting } from './existing-records';
 import { sweepExpired } from './expiry-sweep';
 import { expiriesOf, keyId, noteExpiry, prefixRange, putRecord, type StoredRecord, toItem } from './layout';
+import { finishNamespaces, finishSearch } from './query';
 import type {
   ListNamespacesOptions,
   Store,
@@ -179,9 +180,6 @@ class IndexedDBStore implements Store {
         out.value = request.result;
       });
     });
-    // Filters, queries and ordering load with the first search or listing: a page whose store
-    // only keeps threads and memory never loads them.
-    const { finishSearch } = await import('./query');
     return finishSearch(records.filter((r) => this.#live(r, at)).map(toItem), options);
   }
 
@@ -205,7 +203,6 @@ class IndexedDBStore implements Store {
         }
       });
     });
-    const { finishNamespaces } = await import('./query');
     return finishNamespaces(namespaces, options);
   }
 

@@ -1,6 +1,5 @@
 import type { JSONValue } from '../json/json-value';
-import { finishNamespaces, finishSearch } from './query';
-import { startsWith } from './starts-with';
+import { finishNamespaces, finishSearch, startsWith } from './query';
 import type {
   ListNamespacesOptions,
   Store,

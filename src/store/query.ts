@@ -1,7 +1,12 @@
 /** The parts of search and listNamespaces both store implementations share. */
 import type { JSONValue } from '../json/json-value';
-import { startsWith } from './starts-with';
 import type { FieldFilter, ListNamespacesOptions, StoreItem, StoreSearchOptions } from './types';
+
+export function startsWith(namespace: readonly string[], prefix: readonly string[]): boolean {
+  if (prefix.length > namespace.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (namespace[i] !== prefix[i]) return false;
+  return true;
+}
 
 export function endsWith(namespace: readonly string[], suffix: readonly string[]): boolean {
   if (suffix.length > namespace.length) return false;

@@ -1,5 +1,5 @@
 import { StorePermissionError } from '../errors/store-permission-error';
-import { startsWith } from './starts-with';
+import { startsWith } from './query';
 import type { Store, StoreOp } from './types';
 import { checkListOptions, checkNamespace } from './validate';
 
