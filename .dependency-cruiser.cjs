@@ -40,6 +40,13 @@ module.exports = {
   forbidden: [
     ...upward,
     {
+      name: 'react-only-in-its-subpath',
+      comment: 'React is an optional peer: only moat-sdk/react (src/react) may reach it or the code that imports it',
+      severity: 'error',
+      from: { path: '^(src|worker)/', pathNot: '^src/react/' },
+      to: { path: '^src/react/|(^|/)node_modules/react(-dom)?/' },
+    },
+    {
       name: 'protocol-is-a-contract',
       comment:
         'A wire protocol file (protocol.ts) holds types and constants: it imports no code, so importing it from below brings none',
