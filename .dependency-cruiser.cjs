@@ -21,17 +21,17 @@ const LAYERS = [
 ];
 
 const rank = new Map(LAYERS.flatMap((layer, i) => layer.map((dir) => [dir, i])));
-const escape = (dir) => dir.replace(/[.]/g, '\\.');
+const asPattern = (dir) => dir.replace(/[.]/g, '\\.');
 /** The wire protocol may be imported from below: it is a contract, not code (see its rule). */
 const PROTOCOL = '^src/pool/protocol\\.ts$';
 
 const upward = [...rank].map(([dir, i]) => {
-  const above = [...rank].filter(([, j]) => j > i).map(([d]) => escape(d));
+  const above = [...rank].filter(([, j]) => j > i).map(([d]) => asPattern(d));
   return {
     name: `no-upward-from-${dir.replace(/[/.]/g, '-')}`,
     comment: `${dir} is below ${above.join(', ')}: it may not import them (layers in .dependency-cruiser.cjs)`,
     severity: 'error',
-    from: { path: `^${escape(dir)}(/|$)`, pathNot: '\\.test\\.ts$' },
+    from: { path: `^${asPattern(dir)}(/|$)`, pathNot: '\\.test\\.ts$' },
     to: { path: `^(${above.join('|')})(/|$)`, pathNot: PROTOCOL },
   };
 });
