@@ -28,7 +28,7 @@ import {
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { basename, dirname, extname, join, normalize, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium } from '@playwright/test';
 import esbuild from 'esbuild';
@@ -256,12 +256,13 @@ const tarball = await step('npm pack', async () => {
 const dirs = await step(`npm install of the tarball into ${names.join(', ')}`, () =>
   Promise.all(names.map((name) => install(name, tarball))),
 );
+// The type checks run beside the builds and pages (other processes): awaited before the end.
 const tsc = join(root, 'node_modules/.bin/tsc');
-for (const [i, name] of names.entries()) {
-  const dir = dirs[i] as string;
-  if (existsSync(join(dir, 'tsconfig.json')))
-    await step(`${name}: tsc --noEmit against the installed types`, () => run([tsc, '-p', dir], dir));
-}
+const typechecks = Promise.all(
+  dirs
+    .filter((dir) => existsSync(join(dir, 'tsconfig.json')))
+    .map((dir) => step(`${basename(dir)}: tsc --noEmit against the installed types`, () => run([tsc, '-p', dir], dir))),
+);
 
 const mcp = names.includes('vite') ? await startMcpTestServer() : undefined;
 const browser = await chromium.launch(chromiumLaunchOptions());
@@ -291,5 +292,6 @@ try {
   await browser.close();
   await mcp?.close();
 }
+await typechecks;
 rmSync(work, { recursive: true, force: true });
 console.log(`package test passed in ${seconds(started)} s (${names.join(', ')})`);
