@@ -79,8 +79,9 @@ export const bundleCases: BenchCase[] = [
   }),
   sizeCase('bundle/main-gz', 'bench/bundle/moat-app.ts', {
     anchor: 'peer/ai-sdk-streamtext-gz',
-    target: { max: 15_360, of: 'median' },
-    note: 'bytes (min+gzip) a page loads to import createAgent, openAICompatible, createWorkerPool and openIndexedDBStore (inline-tool support, loaded on demand, not counted); ratio = ours ÷ the AI SDK; target ≤ 15 KB',
+    // #43: at most a quarter of the AI SDK's app, in the same run.
+    target: { max: 0.25 },
+    note: "bytes (min+gzip) a page loads to import createAgent, openAICompatible, createWorkerPool and openIndexedDBStore (chunks loaded on demand, such as inline-tool support, not counted; `npx tsx bench/node/bundle-breakdown.ts` lists them); ratio = ours ÷ the AI SDK's app; target ≤ 0.25×",
   }),
   {
     name: 'bundle/local-in-main-gz',
