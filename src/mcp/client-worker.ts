@@ -2,15 +2,17 @@
  * The MCP client's worker: the official SDK's `Client` over Streamable HTTP, inside a sealed
  * frame whose Content-Security-Policy lets it connect to its server's origin and nowhere else.
  * It reaches the frame as text (`client-worker.ts?bundled`, the SDK inside it) and serves the
- * page over the port the frame hands it. Nothing here trusts the server: what it sends is
- * checked by the SDK's schemas and goes to the page as data.
+ * page over the port the frame hands it (protocol.ts): the sealed end's `answerPage` answers the
+ * page's calls of `McpClientApi`'s methods, and nothing else. Nothing here trusts the server: what
+ * it sends is checked by the SDK's schemas and goes to the page as data.
  */
 import { extractWWWAuthenticateParams, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { FromWorker, McpCallResult, McpTool, ToWorker, WireFailure } from './protocol';
+import { answerPage } from '../frame/sealed-end';
+import type { McpAnswer, McpCallResult, McpClientApi, McpTool, McpToPage, WireFailure } from './protocol';
 
 /** The SDK's own per-request limit, out of the way: the page's invoker times the calls. */
 const NO_LIMIT = 2_147_483_647;
@@ -47,65 +49,86 @@ function serve(port: MessagePort): void {
   let url = '';
   const http = new Http();
   const running = new Map<number, AbortController>();
-  const post = (message: FromWorker) => port.postMessage(message);
+  const tell = (message: McpToPage) => port.postMessage(message);
+  // A call stopped is not answered: the page stopped waiting for it (a cancel), or it waits for
+  // the connection's end (a close), whose reason is what its caller is told.
+  const unanswered = () => new Promise<never>(() => {});
+  const notConnected: McpAnswer<'failed'> = {
+    t: 'failed',
+    error: { kind: 'protocol', message: 'it is not connected' },
+  };
 
-  port.onmessage = async ({ data }: MessageEvent<ToWorker>) => {
-    if (data.t === 'connect') {
-      url = data.url;
+  const api: McpClientApi = {
+    async connect(to, headers) {
+      url = to;
       try {
-        http.headers = data.headers;
-        client = await connect(new URL(url), http, () => post({ t: 'changed' }));
-        post({ t: 'connected', id: data.id });
+        http.headers = headers;
+        client = await connect(new URL(url), http, () => tell({ t: 'changed' }));
+        return { t: 'connected' };
       } catch (error) {
-        post({ t: 'failed', id: data.id, error: await failure(error, url, http) });
+        return { t: 'failed', error: await failure(error, url, http) };
       }
-    } else if (data.t === 'headers') {
-      http.headers = data.headers;
-    } else if (data.t === 'list' && client) {
+    },
+    setHeaders(headers) {
+      http.headers = headers;
+    },
+    async listTools() {
+      if (!client) return notConnected;
       try {
         const tools = await listTools(client);
         const tooLarge = overweight(tools, 'The tool list');
-        post(tooLarge ? { t: 'failed', id: data.id, error: tooLarge } : { t: 'tools', id: data.id, tools });
+        return tooLarge ? { t: 'failed', error: tooLarge } : { t: 'tools', tools };
       } catch (error) {
-        post({ t: 'failed', id: data.id, error: await failure(error, url, http) });
+        return { t: 'failed', error: await failure(error, url, http) };
       }
-    } else if (data.t === 'call' && client) {
-      const { id } = data;
+    },
+    async callTool(call, name, args) {
+      if (!client) return notConnected;
       const controller = new AbortController();
-      running.set(id, controller);
+      running.set(call, controller);
       try {
         // An abort makes the SDK send `notifications/cancelled` for this request.
-        const result = await client.callTool({ name: data.name, arguments: data.args }, undefined, {
+        const result = await client.callTool({ name, arguments: args }, undefined, {
           signal: controller.signal,
           timeout: NO_LIMIT,
           onprogress: ({ progress, total, message }) =>
-            post({
+            tell({
               t: 'progress',
-              id,
+              call,
               progress,
               ...(total === undefined ? {} : { total }),
               ...(message === undefined ? {} : { message: clip(message) }),
             }),
         });
-        if (controller.signal.aborted) return;
-        const tooLarge = overweight(result, `The result of ${data.name}`);
-        post(tooLarge ? { t: 'failed', id, error: tooLarge } : { t: 'result', id, result: result as McpCallResult });
+        if (controller.signal.aborted) return unanswered();
+        const tooLarge = overweight(result, `The result of ${name}`);
+        return tooLarge ? { t: 'failed', error: tooLarge } : { t: 'result', result: result as McpCallResult };
       } catch (error) {
-        if (!controller.signal.aborted) post({ t: 'failed', id, error: await failure(error, url, http) });
+        if (controller.signal.aborted) return unanswered();
+        return { t: 'failed', error: await failure(error, url, http) };
       } finally {
-        running.delete(id);
+        running.delete(call);
       }
-    } else if (data.t === 'cancel') {
-      running.get(data.id)?.abort(data.reason);
-    } else if (data.t === 'close') {
+    },
+    cancel(call, reason) {
+      running.get(call)?.abort(reason);
+    },
+    async close() {
       for (const controller of running.values()) controller.abort('the MCP server was closed');
       // Ends the session (an HTTP DELETE) where the server keeps one.
       const transport = client?.transport;
       if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => {});
       await client?.close().catch(() => {});
-      post({ t: 'closed' });
-    }
+      return { t: 'closed' };
+    },
   };
+  // Every method answers with data: only a request of no method of the API is refused.
+  const answer = answerPage(
+    api,
+    (message) => port.postMessage(message),
+    (error) => ({ $error: 1, name: 'TypeError', message: error instanceof Error ? error.message : String(error) }),
+  );
+  port.onmessage = ({ data }: MessageEvent<unknown>) => answer(data);
 }
 
 /**

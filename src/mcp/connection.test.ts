@@ -1,9 +1,9 @@
-// The page's side of an MCP client's frame reads every message before use: what it cannot read
-// fails what waits, at once, with a protocol failure, and ends the connection; nothing is thrown
-// on the page.
+// The page's side of an MCP client's frame reads every answer and message before use: what it
+// cannot read fails what waits, at once, with a protocol failure, and ends the connection;
+// nothing is thrown on the page.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxedFrame } from '../frame/sandboxed-frame';
-import { Connection, readFromWorker } from './connection';
+import { Connection, readAnswer } from './connection';
 import type { WireFailure } from './protocol';
 
 const open: MessagePort[] = [];
@@ -27,33 +27,52 @@ function connection() {
 const failure = (f: WireFailure) => new Error(`${f.kind}: ${f.message}`);
 
 describe('the MCP client frame, read as untrusted', () => {
-  it.each<[string, unknown]>([
-    ['null', null],
-    ['a string', 'hello'],
-    ['an unknown type', { t: 'exec', id: 1 }],
-    ['a result that is not one', { t: 'result', id: 1, result: 5 }],
-    ['progress that is not a number', { t: 'progress', id: 1, progress: 'lots' }],
-    ['a failure of no known kind', { t: 'failed', id: 1, error: { kind: 'anything', message: 'x' } }],
-    ['a tool list that is not one', { t: 'tools', id: 1, tools: [{ title: 'no name' }] }],
-  ])('fails what waits at once when it sends %s, and ends the connection', async (_, reply) => {
+  it.each<[string, 'answer' | 'unasked', unknown]>([
+    ['null', 'unasked', null],
+    ['a string', 'unasked', 'hello'],
+    ['an unknown type', 'unasked', { t: 'exec', id: 1 }],
+    ['progress that is not a number', 'unasked', { t: 'progress', call: 1, progress: 'lots' }],
+    ['an answer that is not one', 'answer', 5],
+    ['a result that is not one', 'answer', { t: 'result', result: 5 }],
+    ['a failure of no known kind', 'answer', { t: 'failed', error: { kind: 'anything', message: 'x' } }],
+    ['a tool list that is not one', 'answer', { t: 'tools', tools: [{ title: 'no name' }] }],
+    ['an answer to another request', 'answer', { t: 'closed' }],
+  ])('fails what waits at once when it sends %s, and ends the connection', async (_, how, reply) => {
     const { made, far, frame } = connection();
-    far.onmessage = () => far.postMessage(reply);
+    far.onmessage = ({ data }) =>
+      far.postMessage(how === 'answer' ? { id: (data as { id: string }).id, type: 'RAW', value: reply } : reply);
     // Bounded: on old code the request waited for its time limit (or resolved with what it got).
-    const asked = made.request({ t: 'list' }, { failure, timeoutMs: 2_000 });
+    const asked = made.list({ failure, timeoutMs: 2_000 });
     await expect(asked).rejects.toThrow(/^protocol: its client sent a message the page cannot read/);
     expect(frame.closed).toBe(true);
-    await expect(made.request({ t: 'list' }, { failure })).rejects.toThrow(/cannot read/);
+    await expect(made.list({ failure })).rejects.toThrow(/cannot read/);
   });
 
-  it('reads the messages of the protocol as they are', () => {
-    for (const message of [
-      { t: 'changed' },
-      { t: 'connected', id: 1 },
-      { t: 'progress', id: 1, progress: 3, total: 10, message: 'half' },
-      { t: 'failed', id: 1, error: { kind: 'http', message: 'no', status: 500 } },
-      { t: 'tools', id: 1, tools: [{ name: 'a', inputSchema: {} }] },
-      { t: 'result', id: 1, result: { content: [{ type: 'text', text: 'ok' }] } },
-    ])
-      expect(readFromWorker(message)).toBe(message);
+  it('reads the answers of the protocol as they are', () => {
+    for (const [answer, expected] of [
+      [{ t: 'connected' }, 'connected'],
+      [{ t: 'failed', error: { kind: 'http', message: 'no', status: 500 } }, 'tools'],
+      [{ t: 'tools', tools: [{ name: 'a', inputSchema: {} }] }, 'tools'],
+      [{ t: 'result', result: { content: [{ type: 'text', text: 'ok' }] } }, 'result'],
+    ] as const)
+      expect(readAnswer(answer, expected)).toBe(answer);
+  });
+
+  it("passes a call's progress to it, and a change of the tool list", async () => {
+    const { made, far } = connection();
+    const progress: unknown[] = [];
+    let changed = 0;
+    made.onChanged = () => changed++;
+    far.onmessage = ({ data }) => {
+      const { id, argumentList } = data as { id: string; argumentList: { value: unknown }[] };
+      const call = argumentList[0]?.value;
+      far.postMessage({ t: 'progress', call, progress: 3, total: 10, message: 'half' });
+      far.postMessage({ t: 'changed' });
+      far.postMessage({ id, type: 'RAW', value: { t: 'result', result: { content: [] } } });
+    };
+    const answer = await made.call('echo', {}, { failure, progress: (delta) => progress.push(delta) });
+    expect(answer.result).toEqual({ content: [] });
+    expect(progress).toEqual([{ progress: 3, total: 10, message: 'half' }]);
+    expect(changed).toBe(1);
   });
 });

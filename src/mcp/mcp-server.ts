@@ -19,7 +19,7 @@ import type { ToolSpec } from '../providers/tool-spec';
 import { startClientFrame } from './client-frame';
 import { Connection } from './connection';
 import { type AllowTools, type McpApproval, type McpSpecs, toOutcome, toSpecs } from './mcp-tools';
-import type { FromWorker, WireFailure } from './protocol';
+import type { WireFailure } from './protocol';
 import type { McpAuthProvider } from './sign-in';
 import { OAUTH_SERVER, SignIn, withChallenge } from './sign-in';
 
@@ -177,22 +177,19 @@ class McpClient implements McpServer {
     if (name === undefined)
       throw new ToolNotFoundError({ toolName: call.name, toolCallId: call.id, available: [...names.keys()] });
     const connection = await this.#connection();
-    const answer = await connection.request(
-      { t: 'call', name, args: call.args },
-      {
-        signal: runtime.signal,
-        progress: runtime.emit,
-        failure: (failure) => {
-          // The session is gone (the server restarted, say): the next use starts a new one.
-          if (failure.kind === 'http' && failure.status === 404)
-            queueMicrotask(() => connection.end(this.#failure(failure)));
-          return failure.kind === 'rpc' || failure.kind === 'too-large'
-            ? new ToolExecutionError({ toolName: call.name, toolCallId: call.id, cause: new Error(failure.message) })
-            : this.#failure(failure);
-        },
+    const answer = await connection.call(name, call.args, {
+      signal: runtime.signal,
+      progress: runtime.emit,
+      failure: (failure) => {
+        // The session is gone (the server restarted, say): the next use starts a new one.
+        if (failure.kind === 'http' && failure.status === 404)
+          queueMicrotask(() => connection.end(this.#failure(failure)));
+        return failure.kind === 'rpc' || failure.kind === 'too-large'
+          ? new ToolExecutionError({ toolName: call.name, toolCallId: call.id, cause: new Error(failure.message) })
+          : this.#failure(failure);
       },
-    );
-    return toOutcome((answer as Extract<FromWorker, { t: 'result' }>).result);
+    });
+    return toOutcome(answer.result);
   }
 
   async close(): Promise<void> {
@@ -214,16 +211,8 @@ class McpClient implements McpServer {
 
   async #list(): Promise<McpSpecs> {
     const connection = await this.#connection();
-    const answer = await connection.request(
-      { t: 'list' },
-      { timeoutMs: ANSWER_MS, failure: (failure) => this.#failure(failure) },
-    );
-    const made = toSpecs(
-      (answer as Extract<FromWorker, { t: 'tools' }>).tools,
-      this.#allow,
-      this.#given,
-      this.#approval,
-    );
+    const tools = await connection.list({ timeoutMs: ANSWER_MS, failure: (failure) => this.#failure(failure) });
+    const made = toSpecs(tools, this.#allow, this.#given, this.#approval);
     this.skipped = made.skipped;
     return made;
   }
@@ -259,17 +248,14 @@ class McpClient implements McpServer {
         () => {},
       );
     };
-    await connection.request(
-      { t: 'connect', url: this.#url.href, headers: await this.#headersNow() },
-      {
-        timeoutMs: ANSWER_MS,
-        failure: (failure) => {
-          const error = this.#failure(failure);
-          queueMicrotask(() => connection.end(error));
-          return error;
-        },
+    await connection.connect(this.#url.href, await this.#headersNow(), {
+      timeoutMs: ANSWER_MS,
+      failure: (failure) => {
+        const error = this.#failure(failure);
+        queueMicrotask(() => connection.end(error));
+        return error;
       },
-    );
+    });
     return connection;
   }
 

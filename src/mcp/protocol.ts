@@ -1,6 +1,15 @@
 /**
  * What the page and an MCP server's client worker say over their port. The worker holds the
- * official SDK's `Client`; the page asks it to connect, list the tools and call them.
+ * official SDK's `Client`; what crosses, in which direction:
+ *
+ * - page → worker: requests (`McpClientApi`: connect, list the tools, call one, cancel, close), as
+ *   Comlink calls the page makes through `wrap` (src/frame/channel.ts); the worker serves them
+ *   with the sealed end's `answerPage`, which answers calls of the API's own methods and nothing
+ *   else. Each answer is an `McpAnswer`, its shape checked by the page before use.
+ * - worker → page, unasked (`McpToPage`, each checked against the page's table of shapes): a
+ *   call's progress, and the server's word that its tool list changed.
+ *
+ * The page exposes nothing to the worker (it runs a client of a remote server: hostile input).
  */
 
 /** A tool as an MCP server lists it (`tools/list`), the fields Moat reads. */
@@ -53,21 +62,34 @@ export interface WireFailure {
   challenge?: { resourceMetadataUrl?: string; scope?: string; error?: string } | undefined;
 }
 
-export type ToWorker =
-  | { t: 'connect'; id: number; url: string; headers: Record<string, string> }
+/** What the page asks of the client worker; every answer is data, never a thrown error. */
+export interface McpClientApi {
+  /** Connect to the server at `url`, sending `headers` with every request. */
+  connect(url: string, headers: Record<string, string>): Promise<McpAnswer<'connected'>>;
   /** Replaces the headers of every later request (a fresh access token). */
-  | { t: 'headers'; headers: Record<string, string> }
-  | { t: 'list'; id: number }
-  | { t: 'call'; id: number; name: string; args: Record<string, unknown> }
-  | { t: 'cancel'; id: number; reason: string }
-  | { t: 'close' };
+  setHeaders(headers: Record<string, string>): void;
+  /** Every page of `tools/list`. */
+  listTools(): Promise<McpAnswer<'tools'>>;
+  /** `tools/call`; its progress comes as `progress` messages of the same `call` number (the page's). */
+  callTool(call: number, name: string, args: Record<string, unknown>): Promise<McpAnswer<'result'>>;
+  /** Stop call `call` (the SDK sends the server `notifications/cancelled`). */
+  cancel(call: number, reason: string): void;
+  /** End the session (an HTTP DELETE where the server keeps one) and the client. */
+  close(): Promise<McpAnswer<'closed'>>;
+}
 
-export type FromWorker =
-  | { t: 'connected'; id: number }
-  | { t: 'tools'; id: number; tools: McpTool[] }
-  | { t: 'progress'; id: number; progress: number; total?: number; message?: string }
-  | { t: 'result'; id: number; result: McpCallResult }
-  | { t: 'failed'; id: number; error: WireFailure }
+/** The answers, each with its tag: what was asked for, or why the worker could not do it. */
+export type McpAnswers =
+  | { t: 'connected' }
+  | { t: 'tools'; tools: McpTool[] }
+  | { t: 'result'; result: McpCallResult }
+  | { t: 'closed' }
+  | { t: 'failed'; error: WireFailure };
+
+export type McpAnswer<T extends McpAnswers['t']> = Extract<McpAnswers, { t: T | 'failed' }>;
+
+export type McpToPage =
+  /** Progress of call `call` (`notifications/progress`). */
+  | { t: 'progress'; call: number; progress: number; total?: number; message?: string }
   /** The server said its tool list changed (`notifications/tools/list_changed`). */
-  | { t: 'changed' }
-  | { t: 'closed' };
+  | { t: 'changed' };
