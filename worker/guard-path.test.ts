@@ -1,13 +1,21 @@
 // The guard's run-time code uses no built-in tool code could have replaced (test/guard-path-check.ts
 // says what is checked and why). The check is shown to fail on small bad snippets first.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { checkGuardPath, type Finding } from '../test/guard-path-check';
 
-/** The guard's path: the guard, the realm's locks, the page questions, and the built-ins they take. */
-const GUARD_PATH = ['worker/network-guard.ts', 'worker/realm-locks.ts', 'worker/page-asks.ts', 'worker/primordials.ts'];
+/**
+ * The guard's path: the guard, the realm's locks, the sealed side's end of the channel to the page
+ * (which asks the page's network questions and answers its requests), and the built-ins they take.
+ */
+const GUARD_PATH = [
+  'worker/network-guard.ts',
+  'worker/realm-locks.ts',
+  'src/frame/sealed-end.ts',
+  'worker/primordials.ts',
+];
 
 /**
  * What the guard path imports at run time from outside itself, and why it is not checked: a new
@@ -118,7 +126,9 @@ describe('the guard path', { timeout: 60_000 }, () => {
         if (named && ts.isNamedImports(named) && !clause.name && named.elements.every((e) => e.isTypeOnly)) continue;
         const from = (statement.moduleSpecifier as ts.StringLiteral | undefined)?.text;
         if (!from) continue;
-        const inPath = GUARD_PATH.some((f) => resolve(root, 'worker', from) === resolve(root, f.replace(/\.ts$/, '')));
+        const inPath = GUARD_PATH.some(
+          (f) => resolve(root, dirname(file), from) === resolve(root, f.replace(/\.ts$/, '')),
+        );
         if (!inPath) outside.add(from);
       }
     }

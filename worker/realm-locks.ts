@@ -13,7 +13,6 @@
  * stopped: it may hold the originals (`postMessage`, `close`) or have replaced what these locks
  * take. Import `moat-sdk/worker` first.
  */
-import type { WorkerToPage } from '../src/pool/protocol';
 import {
   addListener,
   apply,
@@ -39,7 +38,7 @@ export type PageMessage = { readonly isTrusted: true; readonly data: unknown; re
 /** Messages that came before the server listened, in order (own fields only: no setter is met). */
 type Held = { message: PageMessage; next: Held | undefined };
 
-let poster: ((message: WorkerToPage) => void) | undefined;
+let poster: ((message: object) => void) | undefined;
 let receiver: ((message: PageMessage) => void) | undefined;
 let heldFirst: Held | undefined;
 let heldLast: Held | undefined;
@@ -66,7 +65,7 @@ function lockOnGlobal(key: string, value: unknown): void {
  * (locked) by one that refuses, so tool code cannot post to the page. The first call locks; every
  * call returns the same poster.
  */
-export function takePostMessage(): (message: WorkerToPage) => void {
+export function takePostMessage(): (message: object) => void {
   if (poster) return poster;
   // The postMessage taken when moat-sdk/worker was evaluated: tool code that ran since cannot have
   // slipped its own in (through Function.prototype.bind, say).
@@ -80,7 +79,7 @@ export function takePostMessage(): (message: WorkerToPage) => void {
 }
 
 /** Posting to the page over `port` (a worker hosted in a sandboxed frame), through the original method. */
-export function portPoster(port: MessagePort): (message: WorkerToPage) => void {
+export function portPoster(port: MessagePort): (message: object) => void {
   return (message) => {
     apply(portPostMessage, port, [message]);
   };

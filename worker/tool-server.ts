@@ -2,30 +2,32 @@
 /**
  * The half of a tool worker that speaks to the page: it takes the realm's locks, holds the only
  * way to post to the page (the worker's own `postMessage`, or the port a sealed worker is handed),
- * reads the page's messages, and runs the calls it is sent on a `ToolCatalog`. In a sealed worker
+ * serves the page's requests (`ToolWorkerApi`, which the page wraps with Comlink; see
+ * `src/pool/protocol.ts`), and runs the calls it is sent on a `ToolCatalog`. In a sealed worker
  * this is Moat's runtime, evaluated before any module of the tools (`./sealed-runtime`); in a
  * plain one, the copy of it `moat-sdk/worker` brings (see `serveTools`).
  */
-import { serializeError } from '../src/errors/serialize-error';
-import { onceUntilFailure } from '../src/pool/once-until-failure';
+import { reviveError, serializeError } from '../src/errors/serialize-error';
+import { onceUntilFailure } from '../src/frame/once-until-failure';
+import { answerPage, PageAsks } from '../src/frame/sealed-end';
 import {
   type CallRequest,
   type CallResult,
   type DescribeAnswer,
   type OutEntry,
-  type PageToWorker,
   PROTOCOL_VERSION,
+  type Ready,
+  type ToolWorkerApi,
   type WorkerConfig,
   type WorkerToPage,
 } from '../src/pool/protocol';
 import { deferredStore } from '../src/store/deferred-store';
 import type { Store } from '../src/store/types';
 import { unavailableStore } from '../src/store/unavailable-store';
-import { installNetworkGuard, setNetworkPolicy } from './network-guard';
+import { type AskPage, installNetworkGuard, setNetworkPolicy } from './network-guard';
 import { Outbox } from './outbox';
-import { PageAsks } from './page-asks';
-import { apply, portStart } from './primordials';
-import { type PageMessage, portPoster, receivePageMessages, takePostMessage, watchForDeath } from './realm-locks';
+import { apply, construct, OriginalPromise, portStart, promiseThen } from './primordials';
+import { portPoster, receivePageMessages, takePostMessage, watchForDeath } from './realm-locks';
 import { asToolError, RunningCall } from './running-call';
 
 /**
@@ -60,40 +62,47 @@ export function serveCatalog(catalog: ToolCatalog): void {
   installNetworkGuard();
   // Only the server speaks to the page: tool code cannot post (forged results, say). Locked
   // since the runtime was evaluated.
-  let toPage = takePostMessage();
+  let toPage: (message: object) => void = takePostMessage();
   let server: ToolServer | undefined;
   let framed: MessagePort | undefined;
-  const receive = (event: PageMessage) => {
-    // Only the page's messages: tool code could dispatch forged ones (a 'net' answer, say).
-    if (!event.isTrusted) return;
-    const message = event.data as PageToWorker;
-    if (server) {
-      server.receive(message);
-      return;
-    }
-    // The pool's first message, always: nothing runs before the policy is in force.
-    if (message?.t !== 'hello') return;
-    server = new ToolServer(message.config, catalog, toPage);
-    toPage({
-      t: 'ready',
-      version: PROTOCOL_VERSION,
-      names: [...catalog.names],
-      idempotent: [...catalog.idempotent],
-      timeouts: { ...catalog.timeouts },
-    });
+  const serving = () => {
+    if (!server) throw new Error('The pool has not configured this worker yet');
+    return server;
   };
+  // What the page may ask, and nothing else: own methods of an object with no prototype.
+  const api: ToolWorkerApi = Object.assign(Object.create(null) as object, {
+    configure(config: WorkerConfig): Ready {
+      // The pool's first request, always: nothing runs before the policy is in force.
+      if (server) throw new Error('This worker is configured already');
+      server = new ToolServer(config, catalog, (message) => toPage(message));
+      return {
+        version: PROTOCOL_VERSION,
+        names: [...catalog.names],
+        idempotent: [...catalog.idempotent],
+        timeouts: { ...catalog.timeouts },
+      };
+    },
+    describe: () => serving().describe(),
+    calls: (calls: CallRequest[]) => serving().receiveCalls(calls),
+    cancel: (ids: number[]) => serving().cancel(ids),
+    answer: (ask: number, allow: boolean) => serving().answer(ask, allow),
+    stop: () => serving().stop(),
+  });
+  const answer = answerPage(api, (message) => toPage(message), serializeError);
   // The page's messages, taken since the realm was locked: listeners tool code adds never see them.
   receivePageMessages((event) => {
+    if (!event.isTrusted) return;
     // A sealed worker, hosted in a sandboxed frame (the pool's `worker: url`): before anything
     // else, the frame hands it the port the page talks on. Everything then goes over that port.
-    if (event.isTrusted && !server && event.data === 'port' && event.ports[0] && !framed) {
+    if (!server && event.data === 'port' && event.ports[0] && !framed) {
       framed = event.ports[0];
       toPage = portPoster(framed);
-      receivePageMessages(receive, framed);
+      // Only the page's messages: tool code could dispatch forged ones (a network answer, say).
+      receivePageMessages((message) => message.isTrusted && answer(message.data), framed);
       apply(portStart, framed, []);
       return;
     }
-    if (!framed) receive(event);
+    if (!framed) answer(event.data);
   });
 }
 
@@ -117,7 +126,7 @@ class ToolServer {
   #closing = false;
   #flushScheduled = false;
   /** Questions to the page about URLs (`network: 'ask'`). */
-  readonly #asks: PageAsks;
+  readonly #asks: PageAsks<{ url: string; api: string }>;
 
   constructor(config: WorkerConfig, catalog: ToolCatalog, post: (message: WorkerToPage) => void) {
     this.#post = post;
@@ -132,8 +141,18 @@ class ToolServer {
     );
     this.#storeName = config.store?.name;
     this.#storePort = config.store?.port;
-    this.#asks = new PageAsks(post);
-    setNetworkPolicy(config.network, this.#asks.ask);
+    this.#asks = new PageAsks((ask, { url, api }) => post({ t: 'net?', ask, url, api }), reviveError);
+    // Anything but a true answer is no. Only built-ins taken before tool code ran.
+    const ask: AskPage = (url, api) =>
+      construct(OriginalPromise, [
+        (resolve: (allow: boolean) => void) =>
+          promiseThen(
+            this.#asks.ask({ url, api }),
+            (allow) => resolve(allow === true),
+            () => resolve(false),
+          ),
+      ]) as Promise<boolean>;
+    setNetworkPolicy(config.network, ask);
     watchForDeath((reason) => {
       // What finished before the end still gets to the page; nothing more starts here.
       this.#closing = true;
@@ -142,31 +161,26 @@ class ToolServer {
     });
   }
 
-  receive(message: PageToWorker): void {
-    switch (message?.t) {
-      case 'calls':
-        this.#receiveCalls(message.calls);
-        break;
-      case 'cancel':
-        for (const id of message.ids)
-          this.#running.get(id)?.abort(new DOMException('The call was cancelled', 'AbortError'));
-        break;
-      case 'net':
-        this.#asks.answer(message.ask, message.allow);
-        break;
-      case 'describe':
-        this.#post({ t: 'described', ...this.#catalog.describe() });
-        break;
-      case 'stop':
-        // The page is about to stop this worker: start nothing more, and say exactly what began.
-        this.#closing = true;
-        this.#flush();
-        this.#post({ t: 'stopped', started: this.#outbox.started });
-        break;
-    }
+  cancel(ids: number[]): void {
+    for (const id of ids) this.#running.get(id)?.abort(new DOMException('The call was cancelled', 'AbortError'));
   }
 
-  #receiveCalls(calls: CallRequest[]): void {
+  answer(ask: number, allow: boolean): void {
+    this.#asks.answer(ask, { value: allow });
+  }
+
+  describe(): DescribeAnswer {
+    return this.#catalog.describe();
+  }
+
+  /** The page is about to stop this worker: start nothing more, and say exactly what began. */
+  stop(): { started: number } {
+    this.#closing = true;
+    this.#flush();
+    return { started: this.#outbox.started };
+  }
+
+  receiveCalls(calls: CallRequest[]): void {
     for (let i = 0; i < calls.length; i++) {
       // What the calls before this one produced is posted before it starts: if it hogs the
       // worker until the worker is stopped, their results are not lost with it (and the page

@@ -23,7 +23,7 @@ function pair(api: object = echoApi()) {
     message: (m) => told.push(m),
     malformed: (e) => malformed.push(e),
   });
-  const receive = answerPage(api, (answer) => port2.postMessage(answer));
+  const receive = answerPage(api, (answer) => port2.postMessage(answer), serializeError);
   port2.addEventListener('message', (event) => receive(event.data));
   port2.start();
   port1.start();
@@ -156,7 +156,7 @@ describe('connect (the page wraps; the sealed side answers)', () => {
 describe('answerPage (the sealed side)', () => {
   it('answers only calls of its own methods: no path is walked', async () => {
     const posted: { id: string; type: string; value: { value: { message: string } } }[] = [];
-    const receive = answerPage(echoApi(), (answer) => posted.push(answer as (typeof posted)[number]));
+    const receive = answerPage(echoApi(), (answer) => posted.push(answer as (typeof posted)[number]), serializeError);
     receive({ id: '1', type: 'APPLY', path: ['echo', 'constructor'], argumentList: [] });
     receive({ id: '2', type: 'CONSTRUCT', path: ['echo'], argumentList: [] });
     receive({ id: '3', type: 'APPLY', path: ['toString'], argumentList: [] });

@@ -44,8 +44,8 @@ export interface Unasked<Told extends { t: string }> {
   shapes: Shapes<Told>;
   /** A message of the table, of the right shape (its fields' contents are the caller's to check). */
   message(message: Told): void;
-  /** Anything else it sent: a sentence saying why, as a `TypeError`. Never thrown into the page. */
-  malformed(error: TypeError): void;
+  /** Anything else it sent (`data`), and why it is not a message of the table, as a `TypeError`. Never thrown into the page. */
+  malformed(error: TypeError, data: unknown): void;
 }
 
 /** A request's limits. */
@@ -54,6 +54,8 @@ export interface RequestOptions {
   /** No answer within this time: rejects with `timeout()`'s error. */
   timeoutMs?: number | undefined;
   timeout?: (() => Error) | undefined;
+  /** Objects the request's arguments hold that move to the sealed side (a `MessagePort`). */
+  transfer?: Transferable[] | undefined;
 }
 
 /** The page's end of a channel to a sealed side serving `Api` (see `connect`). */
@@ -70,10 +72,11 @@ export interface Channel<Api> {
     options?: RequestOptions,
   ): Promise<T>;
   /**
-   * Send without waiting for the answer (a batch of calls, a cancel): what it throws is
-   * `failed`'s. Never rejects.
+   * Send without waiting for the answer (a batch of calls, a cancel). Returns the error posting
+   * threw (a value that cannot be cloned), at once; what the sealed side throws in answer goes to
+   * `failed`. Never throws, never rejects.
    */
-  send(ask: (remote: Remote<Api>) => Promise<unknown>, failed?: (error: Error) => void): void;
+  send(ask: (remote: Remote<Api>) => Promise<unknown>, failed?: (error: Error) => void): Error | undefined;
   /** Requests still waiting reject with `reason`; nothing more is read. */
   close(reason: Error): void;
 }
@@ -107,12 +110,26 @@ export function connect<Api, Told extends { t: string } = never>(
     if (!unasked) return;
     // A Comlink request (GET, SET, APPLY, CONSTRUCT…) or a broken answer is not a message of the table either.
     const told = readMessage(unasked.shapes, data);
-    if (typeof told === 'string') unasked.malformed(new TypeError(`The sealed side sent ${told}`));
+    if (typeof told === 'string') unasked.malformed(new TypeError(`The sealed side sent ${told}`), data);
     else unasked.message(told);
   });
   // Comlink reads only what the listener above hands it.
+  /** What the last post threw: Comlink posts inside a promise's executor, which would hide it. */
+  let postError: Error | undefined;
+  /** What the request being posted transfers (Comlink posts it at once, inside the call). */
+  let moving: Transferable[] = [];
   const guarded: Endpoint = {
-    postMessage: (message, transfer) => endpoint.postMessage(message, transfer ?? []),
+    postMessage: (message, transfer) => {
+      // Nothing to release on the sealed side (Comlink asks when its proxies are collected), and
+      // nothing more goes once the channel is closed (a stopped worker's port may throw).
+      if (closed || (message as { type?: unknown }).type === 'RELEASE') return;
+      try {
+        endpoint.postMessage(message, moving.length ? [...(transfer ?? []), ...moving] : (transfer ?? []));
+      } catch (error) {
+        postError = error as Error;
+        throw error;
+      }
+    },
     addEventListener: (type, listener) => {
       if (type === 'message') toComlink.add(listener);
     },
@@ -151,10 +168,13 @@ export function connect<Api, Told extends { t: string } = never>(
             timeoutMs,
           );
         let asked: Promise<unknown>;
+        moving = options.transfer ?? [];
         try {
           asked = ask(remote);
         } catch (error) {
           return fail(error); // not cloneable, say
+        } finally {
+          moving = [];
         }
         asked.then(
           (value) => {
@@ -173,12 +193,19 @@ export function connect<Api, Told extends { t: string } = never>(
       });
     },
     send(ask, failed = () => {}) {
-      if (closed) return;
+      if (closed) return undefined;
+      postError = undefined;
+      let asked: Promise<unknown>;
       try {
-        ask(remote).catch((thrown: unknown) => failed(revive(thrown)));
+        asked = ask(remote);
       } catch (error) {
-        failed(error as Error);
+        return error as Error;
       }
+      const unsent = postError;
+      asked.catch((thrown: unknown) => {
+        if (!unsent) failed(revive(thrown));
+      });
+      return unsent;
     },
     close(reason) {
       if (closed) return;

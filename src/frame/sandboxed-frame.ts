@@ -9,6 +9,14 @@
  * Code reaches the frame as text, never by URL: a worker's own classic script, or a module graph
  * (see `loadModuleGraph`) that each worker's loader turns into blob URLs and imports. So the
  * policy can close every network door, script URLs included, and nothing needs CORS.
+ *
+ * The frame's control (modules, spawn, end, ping) stays a few hand-made messages rather than
+ * Comlink (./channel.ts), which carries everything the page asks of the workers themselves. The
+ * frame's script is text made from one function that may use nothing from outside itself: Comlink
+ * in it would be a copy of the library in every frame's srcdoc, to serve three one-way messages
+ * that need no answer and a ping whose point is that a dead process never answers (a request per
+ * ping would pile up unanswered promises). The page still exposes nothing to the frame: what the
+ * frame says (`loaded`, `pong`, `broken`) is read by tag and field, from the frame's own window.
  */
 import type { ModuleGraph } from './module-graph';
 

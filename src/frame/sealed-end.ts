@@ -7,41 +7,58 @@
  * `expose` walks paths with `Array.prototype.reduce`, reads messages through `Object.assign` and
  * answers through `Promise.prototype.then`, all of which that code may replace after start-up
  * (to reach the served object and run calls the page never sent, or answer for the page).
- * Everything here runs on built-ins taken when this module is evaluated, before any such code:
- * the sealed runtime and `moat-sdk/worker` import it first. It answers only `APPLY` of one of the
- * served object's own methods with plain arguments (what `wrap` sends for `remote.method(…)`);
- * every other request is answered with an error, and nothing walks a path.
+ * Everything here runs on built-ins taken when this module is evaluated, before any such code (the
+ * sealed runtime and `moat-sdk/worker` import it first); a tool worker's network questions go
+ * through it, so it is on the guard's path (worker/guard-path.test.ts checks it). It answers only
+ * `APPLY` of one of the served object's own methods with plain arguments (what `wrap` sends for
+ * `remote.method(…)`); every other request is answered with an error, and no path is walked.
  */
-import { type SerializedError, serializeError } from '../errors/serialize-error';
+import type { SerializedError } from '../errors/serialize-error';
 
-const { apply, construct } = Reflect;
+const { apply, construct, defineProperty } = Reflect;
 const { getOwnPropertyDescriptor, hasOwn } = Object;
 const isArray = Array.isArray;
+const OriginalTypeError = TypeError;
+const OriginalError = Error;
 const OriginalPromise = Promise;
 const OriginalMap = Map;
+const StringOf = String;
 const then = Promise.prototype.then;
 const mapGet = Map.prototype.get;
 const mapSet = Map.prototype.set;
 const mapDelete = Map.prototype.delete;
+const slice = String.prototype.slice;
 const originalSetTimeout = setTimeout;
 const originalClearTimeout = clearTimeout;
 const addListener = EventTarget.prototype.addEventListener;
 const removeListener = EventTarget.prototype.removeEventListener;
+const abortedOf = getter(AbortSignal.prototype, 'aborted') as (signal: AbortSignal) => boolean;
+const reasonOf = getter(AbortSignal.prototype, 'reason');
 
-/** `target[key]` when it is `target`'s own data property: nothing a prototype holds is read. */
-function own(target: unknown, key: PropertyKey): unknown {
-  if (typeof target !== 'object' || target === null) return undefined;
-  return getOwnPropertyDescriptor(target, key)?.value;
+/** @evaluation */
+function getter(prototype: object, key: string): (target: unknown) => unknown {
+  const get = getOwnPropertyDescriptor(prototype, key)?.get;
+  if (!get) throw new TypeError(`This realm has no ${key} getter`);
+  return (target) => apply(get, target, []);
 }
 
-/** A Comlink request as the page's `wrap` sends it for `remote.method(...args)`. */
+/**
+ * `target[key]` when `target` has it as its own property: an absent one would be looked up on the
+ * prototypes, where code sharing the realm may have put a getter. (Structured clones and the
+ * objects served have data properties only.)
+ */
+function own(target: unknown, key: PropertyKey): unknown {
+  if ((typeof target !== 'object' && typeof target !== 'function') || target === null) return undefined;
+  return hasOwn(target, key) ? (target as Record<PropertyKey, unknown>)[key] : undefined;
+}
+
+/** A Comlink request as the page's `wrap` sends it for `remote.method(...args)`; its id alone when it is another. */
 function readApply(data: unknown): { id: string; name: string; args: unknown[] } | string | undefined {
   const id = own(data, 'id');
   if (typeof id !== 'string') return undefined;
-  const type = own(data, 'type');
   const path = own(data, 'path');
   const list = own(data, 'argumentList');
-  if (type !== 'APPLY' || !isArray(path) || own(path, 'length') !== 1 || !isArray(list)) return id;
+  if (own(data, 'type') !== 'APPLY' || !isArray(path) || own(path, 'length') !== 1 || !isArray(list)) return id;
   const name = own(path, 0);
   if (typeof name !== 'string') return id;
   const args: unknown[] = [];
@@ -49,57 +66,65 @@ function readApply(data: unknown): { id: string; name: string; args: unknown[] }
   for (let i = 0; i < count; i++) {
     const wire = own(list, i);
     if (own(wire, 'type') !== 'RAW') return id;
-    args[i] = own(wire, 'value');
+    defineProperty(args, i, { value: own(wire, 'value'), writable: true, enumerable: true, configurable: true });
   }
   return { id, name, args };
 }
 
-/** An answer thrown, as the page's channel revives it (into its class). */
-const thrown = (id: string, error: unknown) => ({
-  id,
-  type: 'HANDLER',
-  name: 'throw',
-  value: { isError: false, value: serializeError(error) },
-});
-
 /**
  * Answer the page's requests on `api`'s own methods: returns what to call with each message the
- * page sends (the realm's locks read them), posting each answer with `post`. A method's value,
- * or what it resolves to, is the answer; what it throws goes back serialized. A value that
- * cannot be cloned goes back as a `TypeError`.
+ * page sends (read through the realm's locks), posting each answer with `post`. A method's value,
+ * or what its promise resolves to, is the answer; what it throws goes back as `serialize` makes
+ * it (the page revives it into its class). A value that cannot be cloned goes back as an error.
  */
-export function answerPage(api: object, post: (answer: object) => void): (data: unknown) => void {
-  const send = (id: string, outcome: 'value' | 'error', value: unknown) => {
+export function answerPage(
+  api: object,
+  post: (answer: object) => void,
+  serialize: (error: unknown) => SerializedError,
+): (data: unknown) => void {
+  const thrown = (id: string, error: unknown) => ({
+    id,
+    type: 'HANDLER',
+    name: 'throw',
+    value: { isError: false, value: serialize(error) },
+  });
+  const send = (id: string, ok: boolean, value: unknown) => {
     try {
-      post(outcome === 'value' ? { id, type: 'RAW', value } : thrown(id, value));
+      post(ok ? { id, type: 'RAW', value } : thrown(id, value));
     } catch (error) {
-      post(thrown(id, new TypeError(`The answer cannot be sent to the page (${(error as Error)?.message})`)));
+      post(thrown(id, new OriginalTypeError(`The answer cannot be sent to the page (${StringOf(error)})`)));
     }
   };
   return (data) => {
     const request = readApply(data);
     if (request === undefined) return; // not a request (no id): nothing to answer
     if (typeof request === 'string') {
-      send(request, 'error', new TypeError('Only calls of the served methods are answered'));
+      send(request, false, new OriginalTypeError('Only calls of the served methods are answered'));
       return;
     }
-    const method = hasOwn(api, request.name) ? own(api, request.name) : undefined;
+    const { id, name, args } = request;
+    const method = own(api, name);
     if (typeof method !== 'function') {
-      send(request.id, 'error', new TypeError(`No method '${request.name.slice(0, 100)}' is served`));
+      send(id, false, new OriginalTypeError(`No method '${apply(slice, name, [0, 100])}' is served`));
       return;
     }
     let value: unknown;
     try {
-      value = apply(method, api, request.args);
+      value = apply(method, api, args);
     } catch (error) {
-      send(request.id, 'error', error);
+      send(id, false, error);
       return;
     }
-    if (!(value instanceof OriginalPromise)) {
-      send(request.id, 'value', value);
+    if (typeof value !== 'object' || value === null) {
+      send(id, true, value);
       return;
     }
-    apply(then, value, [(v: unknown) => send(request.id, 'value', v), (e: unknown) => send(request.id, 'error', e)]);
+    // A promise (of this realm: its internal slot decides, not its prototype) answers when it settles.
+    try {
+      apply(then, value, [(v: unknown) => send(id, true, v), (e: unknown) => send(id, false, e)]);
+    } catch {
+      send(id, true, value);
+    }
   };
 }
 
@@ -109,6 +134,13 @@ export type PageAnswer = { value: unknown } | { error: SerializedError };
 interface Waiting {
   resolve(value: unknown): void;
   reject(error: unknown): void;
+}
+
+/** A question's limits. */
+export interface AskOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  timeout?: () => Error;
 }
 
 /**
@@ -129,14 +161,16 @@ export class PageAsks<Question> {
   }
 
   /** Put `question` to the page; resolves with its answer's value, rejects with its error. */
-  ask(question: Question, options: { signal?: AbortSignal; timeoutMs?: number; timeout?: () => Error } = {}) {
+  ask(question: Question, options: AskOptions = {}): Promise<unknown> {
     return construct(OriginalPromise, [
       (resolve: (value: unknown) => void, reject: (error: unknown) => void) => {
-        const { signal, timeoutMs, timeout } = options;
-        if (signal?.aborted) return reject(signal.reason);
+        const signal = own(options, 'signal') as AbortSignal | undefined;
+        const timeoutMs = own(options, 'timeoutMs') as number | undefined;
+        const timeout = own(options, 'timeout') as (() => Error) | undefined;
+        if (signal && abortedOf(signal)) return reject(reasonOf(signal));
         const id = ++this.#asks;
         let timer: ReturnType<typeof setTimeout> | undefined;
-        const aborted = () => fail(signal?.reason);
+        const aborted = () => fail(signal ? reasonOf(signal) : undefined);
         const end = () => {
           apply(mapDelete, this.#pending, [id]);
           if (timer !== undefined) originalClearTimeout(timer);
@@ -146,20 +180,18 @@ export class PageAsks<Question> {
           end();
           reject(error);
         };
-        apply(mapSet, this.#pending, [
-          id,
-          {
-            resolve: (value: unknown) => {
-              end();
-              resolve(value);
-            },
-            reject: fail,
+        const waiting: Waiting = {
+          resolve: (value) => {
+            end();
+            resolve(value);
           },
-        ]);
+          reject: fail,
+        };
+        apply(mapSet, this.#pending, [id, waiting]);
         if (signal) apply(addListener, signal, ['abort', aborted, { once: true }]);
         if (timeoutMs !== undefined)
           timer = originalSetTimeout(
-            () => fail(timeout?.() ?? new Error(`The page did not answer within ${timeoutMs} ms`)),
+            () => fail(timeout ? timeout() : new OriginalError(`The page did not answer within ${timeoutMs} ms`)),
             timeoutMs,
           );
         try {
@@ -175,8 +207,7 @@ export class PageAsks<Question> {
   answer(id: number, answer: PageAnswer): void {
     const waiting = apply(mapGet, this.#pending, [id]) as Waiting | undefined;
     if (!waiting) return;
-    const error = own(answer, 'error');
-    if (error !== undefined) waiting.reject(this.#revive(error as SerializedError));
+    if (hasOwn(answer, 'error')) waiting.reject(this.#revive(own(answer, 'error') as SerializedError));
     else waiting.resolve(own(answer, 'value'));
   }
 }

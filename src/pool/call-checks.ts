@@ -1,14 +1,17 @@
 /**
- * What the pool checks before a call is registered (the call, its options) and the typed errors
- * for what it cannot send or start.
+ * What the pool checks: a call and its options before it is registered, a worker's answers to
+ * `configure` and `describe` before they are used (a worker is hostile input), and the typed
+ * errors for what it cannot send or start.
  */
 import { describeValue } from '../errors/moat-error';
 import { checkCallback, checkResultFormat, checkSignal } from '../errors/option-checks';
+import { isSerializedError, reviveError } from '../errors/serialize-error';
 import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { WorkerStartError } from '../errors/worker-start-error';
 import { isPlainObject } from '../json/json-value';
 import type { ToolCall } from '../messages/types';
 import type { CallOutcome } from './pool-options';
+import { PROTOCOL_VERSION, type ToolDescriptor } from './protocol';
 import type { ToolResult } from './tool-result';
 
 export function checkToolCall(toolCall: ToolCall): Error | undefined {
@@ -108,4 +111,38 @@ export function outcomeOf(call: Promise<ToolResult>): Promise<CallOutcome> {
       reason: reason instanceof Error ? reason : new Error(String(reason)),
     }),
   );
+}
+
+/** What a worker's answer to `configure` says, checked; or why it cannot be used. */
+export function readReady(
+  answer: unknown,
+): { names: string[]; idempotent: Set<string>; timeouts: Map<string, number> } | string {
+  const ready = isPlainObject(answer) ? answer : {};
+  const { version, names, idempotent } = ready;
+  if (version !== PROTOCOL_VERSION)
+    return `the worker speaks version ${typeof version === 'number' ? version : describeValue(version)} of the pool protocol, the page version ${PROTOCOL_VERSION} (use one version of moat on both sides)`;
+  if (!isNames(names) || !isNames(idempotent))
+    return `it said it was ready, naming its tools as ${describeValue(names)} (a list of names expected)`;
+  return { names: [...names], idempotent: new Set(idempotent), timeouts: timeoutsIn(ready.timeouts) };
+}
+
+/** The answer to `describe`: the descriptors (the catalog checks each), or the error that prevented them. */
+export function readDescribeAnswer(answer: unknown): ToolDescriptor[] {
+  if (!isPlainObject(answer)) throw new TypeError(`it answered describe() with ${describeValue(answer)}`);
+  if (Object.hasOwn(answer, 'error'))
+    throw isSerializedError(answer.error) ? reviveError(answer.error) : new Error(describeValue(answer.error));
+  return answer.descriptors as ToolDescriptor[];
+}
+
+/** A list of tool names, as a worker's `ready` gives them. */
+function isNames(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length <= 10_000 && value.every((n) => typeof n === 'string' && n.length <= 64);
+}
+
+/** A ready answer's declared limits, checked. */
+function timeoutsIn(value: unknown): Map<string, number> {
+  const out = new Map<string, number>();
+  if (typeof value !== 'object' || value === null) return out;
+  for (const [name, ms] of Object.entries(value)) if (typeof ms === 'number' && ms > 0) out.set(name, ms);
+  return out;
 }

@@ -1,3 +1,8 @@
+/**
+ * Time in the pool: each call's deadline and the grace a cancelled call gets (`CallClock`), which
+ * limit wins (`resolveTimeLimit`), and the two waits a worker handle needs beyond `setTimeout`
+ * (an idle period, and the messages already queued).
+ */
 import type { Culprit } from '../errors/worker-crashed-error';
 
 /** The longest delay `setTimeout` keeps (about 24.8 days); a longer time limit waits this long. */
@@ -83,4 +88,82 @@ export class CallClock<Call extends { timer: ReturnType<typeof setTimeout> | und
     grace.calls.clear();
     if (culprit) this.#ignoredAbort(grace.worker, culprit);
   }
+}
+
+/** The time limits that may apply to one call, from the most specific to the least, in ms. */
+export interface TimeLimits {
+  /** Given for this one call (`pool.call(call, { timeoutMs })`, or an interceptor's `request.override`). */
+  call?: number | undefined;
+  /** The tool's own (`defineTool({ timeoutMs })`): what the worker says, so never above `ceiling`. */
+  tool?: number | undefined;
+  /** The caller's default for tools that declare none (`new ToolInvoker({ timeoutMs })`). */
+  invoker?: number | undefined;
+  /** The pool's (`createWorkerPool({ timeoutMs })`, 30 s by default). */
+  pool: number;
+  /**
+   * The longest limit a tool may give itself (`createWorkerPool({ maxToolTimeoutMs })`); the
+   * pool's own limit when not given.
+   */
+  ceiling?: number | undefined;
+}
+
+/**
+ * The limit a call runs under: the most specific one given wins (the call's, then the tool's
+ * own, then the invoker's, then the pool's). `Infinity` is a limit too: none at all.
+ *
+ * The page's levels (the call's, the invoker's, the pool's) are taken as they are. The tool's is
+ * what its worker says, and a worker is untrusted: it may shorten its limit, never lengthen it
+ * past the ceiling, the pool's limit unless the page allows more.
+ *
+ * @example
+ * resolveTimeLimit({ tool: 3_000, invoker: 60_000, pool: 30_000 }); // 3_000: the tool knows best
+ * resolveTimeLimit({ tool: Infinity, pool: 30_000 }); // 30_000: the pool's is a ceiling
+ * resolveTimeLimit({ call: 500, tool: 3_000, pool: 30_000 }); // 500
+ */
+export function resolveTimeLimit(limits: TimeLimits): number {
+  if (limits.call !== undefined) return limits.call;
+  if (limits.tool !== undefined) return Math.min(limits.tool, limits.ceiling ?? limits.pool);
+  return limits.invoker ?? limits.pool;
+}
+
+/**
+ * Waiting on a worker that may be busy, slow or stuck: the two timers a worker handle needs
+ * beyond plain `setTimeout`.
+ */
+
+/**
+ * Call `late` once a whole period of `ms` has begun and ended with `busy()` false. A worker busy
+ * with calls answers when they let it (their own time limits bound that), so it is taken for
+ * stuck only after a period that starts and ends with it idle. Returns what cancels the wait.
+ */
+export function idlePeriod(ms: number, busy: () => boolean, late: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wasBusy = false;
+  const arm = () => {
+    timer = setTimeout(() => {
+      const now = busy();
+      if (now || wasBusy) {
+        wasBusy = now;
+        arm();
+        return;
+      }
+      late();
+    }, ms);
+  };
+  arm();
+  return () => clearTimeout(timer);
+}
+
+/**
+ * Call `then` once every message already waiting for this thread has been handled. A timer may
+ * run before messages that wait in the queue (a busy page); a message of the thread's own,
+ * posted now, is read after everything posted to it before.
+ */
+export function afterQueuedMessages(then: () => void): void {
+  const channel = new MessageChannel();
+  channel.port2.onmessage = () => {
+    channel.port2.close();
+    then();
+  };
+  channel.port1.postMessage(null);
 }

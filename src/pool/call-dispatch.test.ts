@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CallDispatch } from './call-dispatch';
+import { CallDispatch, Quarantine } from './call-dispatch';
 import type { PendingCall } from './call-ledger';
 import type { CallOptions } from './pool-options';
 import type { CallRequest } from './protocol';
-import { Quarantine } from './quarantine';
 import type { WorkerHandle } from './worker-handle';
 
 interface FakeWorker {

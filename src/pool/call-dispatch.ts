@@ -4,9 +4,7 @@
  * worker, one call at a time. A call settled while it waited (aborted, say) is dropped here.
  */
 import type { PendingCall } from './call-ledger';
-import { Fifo } from './fifo';
 import type { CallRequest } from './protocol';
-import type { Quarantine } from './quarantine';
 import type { WorkerHandle } from './worker-handle';
 import type { WorkerRoster } from './worker-roster';
 
@@ -123,5 +121,80 @@ export class CallDispatch {
     if (o.context !== undefined) request.context = o.context;
     if (o.resultFormat !== undefined) request.resultFormat = o.resultFormat;
     worker.send(request);
+  }
+}
+
+/**
+ * Tools that recently timed out or crashed a worker, remembered for a while: their calls run on
+ * a worker of their own (one call at a time), so a repeat offence costs only itself.
+ */
+export class Quarantine {
+  readonly #until = new Map<string, number>();
+  readonly #ms: number;
+
+  /** `ms` 0: nothing is ever quarantined. */
+  constructor(ms: number) {
+    this.#ms = ms;
+  }
+
+  add(toolName: string): void {
+    if (this.#ms > 0) this.#until.set(toolName, performance.now() + this.#ms);
+  }
+
+  has(toolName: string): boolean {
+    if (this.#until.size === 0) return false;
+    const until = this.#until.get(toolName);
+    if (until === undefined) return false;
+    if (until > performance.now()) return true;
+    this.#until.delete(toolName);
+    return false;
+  }
+}
+
+/**
+ * A first-in, first-out queue that takes from the front in constant time: an array read from a
+ * moving head (`Array.prototype.shift` copies the rest), compacted when most of it has been read.
+ */
+export class Fifo<T> {
+  #items: T[] = [];
+  #head = 0;
+
+  get size(): number {
+    return this.#items.length - this.#head;
+  }
+
+  push(item: T): void {
+    this.#items.push(item);
+  }
+
+  /** Put `items` before everything waiting, in their order. */
+  pushFront(items: readonly T[]): void {
+    if (items.length === 0) return;
+    this.#items = items.concat(this.#items.slice(this.#head));
+    this.#head = 0;
+  }
+
+  /** The item next in line, left in place. */
+  peek(): T | undefined {
+    return this.#head < this.#items.length ? this.#items[this.#head] : undefined;
+  }
+
+  shift(): T | undefined {
+    if (this.#head >= this.#items.length) return undefined;
+    const item = this.#items[this.#head] as T;
+    this.#items[this.#head++] = undefined as T; // not kept alive by the queue
+    if (this.#head === this.#items.length) {
+      this.#items.length = 0;
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+    return item;
+  }
+
+  clear(): void {
+    this.#items.length = 0;
+    this.#head = 0;
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { postCalls } from './call-post';
-import type { CallRequest, PageToWorker } from './protocol';
+import type { CallRequest } from './protocol';
 
 const call = (id: number, args: Record<string, unknown> = { i: id }): CallRequest => ({
   id,
@@ -11,11 +11,11 @@ const call = (id: number, args: Record<string, unknown> = { i: id }): CallReques
 
 /** A post that clones like postMessage (throws on a function) and records what went. */
 function recorder() {
-  const posted: PageToWorker[] = [];
+  const posted: CallRequest[][] = [];
   return {
     posted,
-    post: (message: PageToWorker) => {
-      posted.push(structuredClone(message));
+    post: (batch: CallRequest[]) => {
+      posted.push(structuredClone(batch));
     },
   };
 }
@@ -25,7 +25,7 @@ describe('postCalls', () => {
     const { posted, post } = recorder();
     const calls = [call(1), call(2), { ...call(3), context: { user: 'u' } }];
     expect(postCalls(calls, post)).toEqual({ sent: calls, unsendable: [] });
-    expect(posted).toEqual([{ t: 'calls', calls }]);
+    expect(posted).toEqual([calls]);
   });
 
   it('sends the others one by one, in order, when one cannot be cloned, and reports it', () => {
@@ -37,9 +37,6 @@ describe('postCalls', () => {
     const [request, error] = result.unsendable[0] ?? [];
     expect(request).toBe(bad);
     expect((error as Error).name).toBe('DataCloneError');
-    expect(posted).toEqual([
-      { t: 'calls', calls: [call(1)] },
-      { t: 'calls', calls: [call(3)] },
-    ]);
+    expect(posted).toEqual([[call(1)], [call(3)]]);
   });
 });

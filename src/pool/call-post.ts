@@ -2,7 +2,7 @@
  * How one tick's calls leave for a worker: in one message; when one of them cannot be cloned (a
  * function in its arguments, say), the others go one message each and it is reported.
  */
-import type { CallRequest, PageToWorker } from './protocol';
+import type { CallRequest } from './protocol';
 
 export interface PostedCalls {
   /** The calls on their way, in the order the worker takes them. */
@@ -11,10 +11,10 @@ export interface PostedCalls {
   unsendable: [CallRequest, unknown][];
 }
 
-/** Send `calls` with `post`, which throws when a message cannot be cloned. */
-export function postCalls(calls: CallRequest[], post: (message: PageToWorker) => void): PostedCalls {
+/** Send `calls` with `post` (one batch, one message), which throws when a batch cannot be cloned. */
+export function postCalls(calls: CallRequest[], post: (batch: CallRequest[]) => void): PostedCalls {
   try {
-    post({ t: 'calls', calls });
+    post(calls);
     return { sent: calls, unsendable: [] };
   } catch {
     // One of them holds something that cannot be cloned: the others go one by one.
@@ -23,7 +23,7 @@ export function postCalls(calls: CallRequest[], post: (message: PageToWorker) =>
   const unsendable: [CallRequest, unknown][] = [];
   for (const request of calls) {
     try {
-      post({ t: 'calls', calls: [request] });
+      post([request]);
       sent.push(request);
     } catch (error) {
       unsendable.push([request, error]);

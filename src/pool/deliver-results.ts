@@ -57,14 +57,14 @@ export interface ResultSink {
  */
 export function deliverResults(handle: WorkerHandle, message: Out, sink: ResultSink): void {
   const { calls, limits } = sink;
-  handle.started.reported(message.started);
+  handle.reported(message.started);
   for (const entry of message.out) {
     // As the worker wrote it (and isOutMessage read it): a result, else an error, else a delta.
     const { result, error } = entry as { result?: CallResult; error?: SerializedError };
     const answer = result !== undefined || error !== undefined;
     const call = calls.get(entry.id);
     if (!call || call.worker !== handle) {
-      if (answer && handle.cancelled.delete(entry.id)) sink.clock.answered(entry.id);
+      if (answer && handle.answered(entry.id) === 'cancelled') sink.clock.answered(entry.id);
       continue;
     }
     if (!answer) {
@@ -74,7 +74,7 @@ export function deliverResults(handle: WorkerHandle, message: Out, sink: ResultS
       else if (call.options.onDelta) notify(call.options.onDelta, delta, call.toolCall.id);
       continue;
     }
-    handle.calls.delete(entry.id);
+    handle.answered(entry.id);
     // An error is output too: its message reaches the model and the thread.
     const over = charge(limits, call.spend, 'result', result ? resultParts(result) : error);
     if (over) calls.settle(call, overLimit(limits, over, call));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Fifo } from './fifo';
+import { Fifo } from './call-dispatch';
 
 describe('Fifo', () => {
   it('gives items back in the order they came, whatever the mix of operations', () => {

@@ -104,7 +104,7 @@ describe("network: 'deny'", () => {
 
   it('says why, with a NetworkDeniedError', async () => {
     expect(await probe('fetch', '/why', 'deny')).toBe(
-      `blocked: NetworkDeniedError: Network access denied by the pool's policy: fetch ${server.url('/why')} (policy 'deny')`,
+      `blocked: NetworkDeniedError: Network access denied by the pool's policy: fetch ${server.url('/why')} (policy 'deny'). To allow it, give createWorkerPool a \`network\` option: 'allow', or a function (url, api) => boolean that answers true for this URL.`,
     );
   });
 

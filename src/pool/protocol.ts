@@ -1,23 +1,33 @@
 /**
  * The wire contract between the pool (page) and a tool worker. Reading this file tells the whole
- * protocol.
+ * protocol. Types only (and the version), as comlink's own protocol.ts: `worker/` imports it.
  *
  * One channel per worker carries everything: the worker's own (`postMessage` on the `Worker`, or
- * on the port a sealed frame hands over). The page's first message is `hello`, the worker's
- * configuration; the worker takes the policy before anything else and answers `ready`. Calls
- * follow at once: one `calls` message per worker per tick, an `out` message back with results,
- * errors and deltas. Every message is an object with a `t` tag, read in order. Not Comlink: the
- * page must know which calls a worker started (the count each `out` carries, the
- * `stop` answer), so that a call it never began runs elsewhere and none runs twice, which a
- * promise per call does not say; and Comlink's `expose` answers every message on its endpoint
- * (call batches too), so `describe` alone would need a filter on both sides or a second channel
- * per worker, as it once had, where one tagged request and its answer do.
+ * on the port a sealed frame hands over). Two directions, two kinds of message:
+ *
+ * - page → worker: requests, by Comlink. The worker serves `ToolWorkerApi`; the page `wrap`s it
+ *   (`src/frame/channel.ts`). First `configure` (the policy, taken before anything runs; answered
+ *   `Ready`), then `describe`, `calls` (one batch per worker per tick, started in the order
+ *   received), `cancel`, `answer` (to a network question) and `stop`, whose answer is the exact
+ *   count of calls the worker started.
+ * - worker → page: Comlink's answers, and what the worker says unasked (`WorkerToPage`): `out`,
+ *   the results, errors and deltas of calls with the count of calls started (what decides that a
+ *   call never started runs elsewhere and none runs twice, which a promise per call would not
+ *   say); `net?`, a network question; `fatal`, its last word. The page checks each against its
+ *   table of shapes (`WORKER_MESSAGES`) and then each field before use: the worker is hostile.
+ *
+ * The page exposes nothing to a worker and hands it no `Comlink.proxy`: Comlink walks whatever
+ * path a message names on what it exposes, and a hostile worker that sent
+ * `{ type: 'CONSTRUCT', path: ['constructor'] }` to a proxied callback built `Function` in the
+ * page's realm. So what the worker tells the page goes by the unasked messages, never by a
+ * callback the page lends it.
  */
 import type { SerializedError } from '../errors/serialize-error';
+import type { Shapes } from '../frame/channel';
 import type { FilePart, ImagePart } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** What the pool knows of a tool beyond its spec. */
 export interface ToolDescriptor {
@@ -76,23 +86,46 @@ export interface CallRequest {
  */
 export type OutEntry = { id: number } & ({ result: CallResult } | { error: SerializedError } | { delta: unknown });
 
-export type PageToWorker =
-  /** First message, always: the policy the worker enforces before anything runs. The worker answers `ready`. */
-  | { t: 'hello'; config: WorkerConfig }
-  /** Calls, started in this order: those sent in one tick go in one message. */
-  | { t: 'calls'; calls: CallRequest[] }
-  /** The tools' descriptors, please (answered with `described`, in the order asked). */
-  | { t: 'describe' }
-  /** Abort these calls' `runtime.signal`. */
-  | { t: 'cancel'; ids: number[] }
-  /** The answer to a `net?` question. */
-  | { t: 'net'; ask: number; allow: boolean }
+/** The answer to `configure`: the tools served (their specs come from `describe`), which are idempotent, the time limits tools declare. */
+export interface Ready {
+  version: number;
+  names: string[];
+  idempotent: string[];
+  timeouts?: Record<string, number>;
+}
+
+/**
+ * What a tool worker serves the page. Each method's answer goes back as Comlink's; what it throws
+ * goes back serialized (and is revived on the page into its class).
+ */
+export interface ToolWorkerApi {
+  /** First, always: the policy the worker enforces before anything runs. */
+  configure(config: WorkerConfig): Ready;
+  /** The tools' descriptors, built on the first request. */
+  describe(): DescribeAnswer;
   /**
-   * The page is about to stop the worker: start nothing more, post what is
-   * done, and answer `stopped` with the exact started count. A worker stuck in a call never
-   * answers; the page then goes by the counts it has.
+   * Start these calls, in this order (those sent in one tick come in one batch). Their results
+   * come back in `out` messages; the answer itself says nothing.
    */
-  | { t: 'stop' };
+  calls(calls: CallRequest[]): void;
+  /** Abort these calls' `runtime.signal`. */
+  cancel(ids: number[]): void;
+  /** The page's answer to the network question `ask` (`net?`). */
+  answer(ask: number, allow: boolean): void;
+  /**
+   * The page is about to stop the worker: start nothing more, post what is done, and answer with
+   * the exact started count. A worker stuck in a call never answers; the page then goes by the
+   * counts it has.
+   */
+  stop(): { started: number };
+}
+
+/**
+ * A batch of calls as a hand-made message: the pool's own requests are Comlink's now
+ * (`ToolWorkerApi.calls`). Only bench/workers/protocol-floor.worker.ts names it, for the wire's
+ * floor it measures; it goes when that worker names its own type.
+ */
+export type PageToWorker = { t: 'calls'; calls: CallRequest[] };
 
 /** A successful result, converted in the worker. */
 export interface CallResult {
@@ -111,15 +144,18 @@ export interface CallResult {
 export type WorkerToPage =
   /** What calls produced, and how many calls the worker has started (in the order received). */
   | { t: 'out'; started: number; out: OutEntry[] }
-  /**
-   * The answer to `hello`: serving these tools (their specs come from `describe`); which are
-   * idempotent; the time limits tools declare.
-   */
-  | { t: 'ready'; version: number; names: string[]; idempotent: string[]; timeouts?: Record<string, number> }
-  | ({ t: 'described' } & DescribeAnswer)
-  /** May this URL be reached? (`'ask'`) */
+  /** May this URL be reached? (`'ask'`, answered by `answer`) */
   | { t: 'net?'; ask: number; url: string; api: string }
   /** The worker is going away (`self.close()`, an uncaught error): its calls will not finish. */
-  | { t: 'fatal'; reason: string; started: number }
-  /** The answer to `stop`: nothing more starts; `started` calls began, in the order received. */
-  | { t: 'stopped'; started: number };
+  | { t: 'fatal'; reason: string; started: number };
+
+/**
+ * The shape of each unasked message, checked on the page before anything else is read. A dying
+ * worker's `fatal` is read leniently (a reason that is not a string is "it stopped"; a count that
+ * is not one, all calls sent): its last word still accounts for its calls.
+ */
+export const WORKER_MESSAGES = {
+  out: { started: 'count', out: 'array' },
+  'net?': { ask: 'integer', url: 'string', api: 'string' },
+  fatal: { reason: 'any?', started: 'any?' },
+} as const satisfies Shapes<WorkerToPage>;

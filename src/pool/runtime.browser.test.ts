@@ -1,9 +1,8 @@
 // What a tool sees and gives back through the pool: streams, state, context, results.
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, testPool, watchRuns } from '../../test/pool-helpers';
-import type { PageToWorker } from './protocol';
 import { resultValue } from './tool-result';
-import type { WorkerPool } from './worker-pool';
+import { createWorkerPool, type WorkerPool } from './worker-pool';
 
 let pool: WorkerPool | undefined;
 afterEach(async () => {
@@ -51,25 +50,19 @@ describe('tool runtime through the pool', () => {
   });
 
   it('once it knows the tools, sends each the part of the state it declared, and nothing to the others', async () => {
-    pool = testPool({ size: 1 });
+    // What the worker received, told by a witness in its realm: no patch of the page's postMessage.
+    pool = createWorkerPool({
+      worker: () => new Worker(new URL('../../test/workers/witness.worker.ts', import.meta.url), { type: 'module' }),
+      size: 1,
+    });
     await pool.specs();
-    const sent: unknown[] = [];
-    const original = Worker.prototype.postMessage;
-    Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
-      const m = message as PageToWorker;
-      if (m.t === 'calls') sent.push(...m.calls.map((c) => ('state' in c ? { state: c.state } : 0)));
-      return (original as (...a: unknown[]) => void).call(this, message, ...rest);
-    } as typeof original;
     const state = { user: { name: 'Ada' }, big: 'x'.repeat(1000) };
-    try {
-      expect(resultValue(await pool.call(call('add', { a: 1, b: 2 }), { state }))).toBe(3);
-      expect(resultValue(await pool.call(call('user_state'), { state }))).toEqual({ state: { name: 'Ada' } });
-      expect(resultValue(await pool.call(call('user_state'), { state: { big: 'x' } }))).toEqual({});
-      expect(resultValue(await pool.call(call('whole_state'), { state }))).toEqual({ state });
-    } finally {
-      Worker.prototype.postMessage = original;
-    }
-    expect(sent).toEqual([0, { state: { user: { name: 'Ada' } } }, { state: {} }, { state }]);
+    expect(resultValue(await pool.call(call('add', { a: 1, b: 2 }), { state }))).toBe(3);
+    expect(resultValue(await pool.call(call('user_state'), { state }))).toEqual({ state: { name: 'Ada' } });
+    expect(resultValue(await pool.call(call('user_state'), { state: { big: 'x' } }))).toEqual({});
+    expect(resultValue(await pool.call(call('whole_state'), { state }))).toEqual({ state });
+    const sent = (resultValue(await pool.call(call('witness'))) as unknown[][]).flat();
+    expect(sent).toEqual([0, { state: { user: { name: 'Ada' } } }, { state: {} }, { state }, 0]);
   });
 
   it('carries artifacts and state updates beside the text', async () => {

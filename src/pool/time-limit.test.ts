@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveTimeLimit, type TimeLimits } from './time-limit';
+import { resolveTimeLimit, type TimeLimits } from './call-clock';
 
 describe('resolveTimeLimit', () => {
   it.each<[string, TimeLimits, number]>([

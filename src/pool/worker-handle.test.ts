@@ -1,17 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CallRequest, PageToWorker } from './protocol';
+import type { CallRequest } from './protocol';
 import { WorkerHandle } from './worker-handle';
 
-/** A handle over a stand-in worker that records what the page posts to it. */
+type Request = { path: string[]; argumentList: { value: unknown }[] };
+
+/** A handle over a stand-in worker that records what the page asks of it: each method and its argument. */
 function handle() {
-  const posted: PageToWorker[] = [];
+  const posted: [string, unknown][] = [];
   const worker = {
     addEventListener() {},
-    postMessage: (message: PageToWorker) => posted.push(structuredClone(message)),
+    postMessage: (message: Request) =>
+      posted.push([message.path[0] as string, structuredClone(message.argumentList[0]?.value)]),
     terminate() {},
   } as unknown as Worker;
   const h = new WorkerHandle(worker, { network: { mode: 'deny' } }, { message() {}, failure() {} }, 60_000);
-  posted.length = 0; // its hello
+  posted.length = 0; // its configure
   return { h, posted };
 }
 
@@ -30,11 +33,14 @@ describe('WorkerHandle', () => {
     for (let id = 1; id <= 1_000; id++) h.cancel(id);
     await tick();
     // One message, not a thousand: each was a message to another process, all in one task.
-    expect(posted).toEqual([{ t: 'cancel', ids: Array.from({ length: 1_000 }, (_, i) => i + 1) }]);
+    expect(posted).toEqual([['cancel', Array.from({ length: 1_000 }, (_, i) => i + 1)]]);
     posted.length = 0;
     h.cancel(7);
-    h.post({ t: 'stop' });
-    expect(posted).toEqual([{ t: 'cancel', ids: [7] }, { t: 'stop' }]);
+    h.answerNetwork(1, true);
+    expect(posted).toEqual([
+      ['cancel', [7]],
+      ['answer', 1],
+    ]);
     await tick();
     expect(posted).toHaveLength(2);
   });
@@ -47,13 +53,10 @@ describe('WorkerHandle', () => {
     expect(h.withdraw(4)).toBe('unsent');
     expect(h.withdraw(9)).toBe('absent');
     await tick();
-    expect(posted).toEqual([{ t: 'calls', calls: [request(1), request(3), request(5)] }]);
-    // Numbered as posted: the worker's started count reads against these.
-    expect([...h.calls].map(([id, d]) => [id, d.seq])).toEqual([
-      [1, 0],
-      [3, 1],
-      [5, 2],
-    ]);
+    expect(posted).toEqual([['calls', [request(1), request(3), request(5)]]]);
+    // Numbered as posted: the worker's started count reads against these (two started: 1 and 3).
+    h.reported(2);
+    expect([1, 3, 5].map((id) => h.begun(id))).toEqual([true, true, false]);
     expect(h.withdraw(3)).toBe('sent');
     // Every call of a tick withdrawn: nothing is posted.
     h.send(request(6));

@@ -1,17 +1,18 @@
 import { describeValue } from '../errors/moat-error';
-import { reviveError } from '../errors/serialize-error';
+import { type Channel, connect } from '../frame/channel';
+import { isPlainObject } from '../json/json-value';
+import { readDescribeAnswer, readReady } from './call-checks';
+import { afterQueuedMessages, idlePeriod } from './call-clock';
 import { postCalls } from './call-post';
 import {
   type CallRequest,
-  type DescribeAnswer,
-  type PageToWorker,
-  PROTOCOL_VERSION,
   type ToolDescriptor,
+  type ToolWorkerApi,
+  WORKER_MESSAGES,
   type WorkerConfig,
   type WorkerToPage,
 } from './protocol';
 import { StartedCalls } from './started-calls';
-import { afterQueuedMessages, idlePeriod } from './worker-waits';
 
 /** A call as one worker holds it: the pool's record plus its place in the worker's order. */
 export interface Dispatched {
@@ -21,23 +22,29 @@ export interface Dispatched {
 }
 
 export interface WorkerEvents {
+  /** What the worker said unasked, of the right shape (its fields are the pool's to check). */
   message(handle: WorkerHandle, message: WorkerToPage): void;
-  /** The worker died or could not start; `started` is false when it never connected. */
+  /**
+   * The worker died, could not start, or sent what the pool cannot read; `started` is false when
+   * it never connected.
+   */
   failure(handle: WorkerHandle, reason: string, started: boolean): void;
 }
 
 /**
  * One tool worker: its start and handshake, the batched outbox of calls, and the record of
- * which calls it holds. The pool decides; this only carries.
+ * which calls it holds. The pool decides; this only carries. The page asks the worker by Comlink
+ * (`ToolWorkerApi`, wrapped: see `src/frame/channel.ts`) and reads what it says unasked checked.
  */
 export class WorkerHandle {
-  /** The worker's own channel: everything goes over it, calls and control alike. */
   readonly #worker: Worker;
+  /** The worker's own channel: everything goes over it, calls and control alike. */
+  readonly #channel: Channel<ToolWorkerApi>;
   readonly #events: WorkerEvents;
-  /** Which of the calls posted here it has started (told by the count in each `out`, `stopped`, `fatal`). */
-  readonly started = new StartedCalls();
+  /** Which of the calls posted here it has started (told by the count in each `out`, `stop`'s answer, `fatal`). */
+  readonly #started = new StartedCalls();
   /** Calls sent (or about to be), by pool id, in send order. */
-  readonly calls = new Map<number, Dispatched>();
+  readonly #calls = new Map<number, Dispatched>();
   /** Calls sent this tick, posted together at its end (a call withdrawn meanwhile is left out then). */
   #outbox: CallRequest[] = [];
   /** A flush is queued for the end of this tick: calls sent until then go with it. */
@@ -50,34 +57,25 @@ export class WorkerHandle {
   #connected = false;
   #dead = false;
   #stoppedBusy = false;
-  /** Resolves with the tools' names once the worker answered `hello`; rejects if it never does. */
+  /** Resolves with the tools' names once the worker answered `configure`; rejects if it never does. */
   readonly ready: Promise<string[]>;
-  #rejectReady!: (error: Error) => void;
   readonly #startTimer: ReturnType<typeof setTimeout>;
   readonly #startTimeoutMs: number;
   /** Rejects when the worker is gone (failed or terminated): what waits on it stops waiting. */
   readonly #gone: Promise<never>;
   #markGone!: (error: Error) => void;
-  /** describe() calls waiting for their answer, in the order asked (the worker answers in order). */
-  readonly #described: ((answer: DescribeAnswer) => void)[] = [];
   /** The tools this worker serves that may be run again (known once it is ready). */
-  idempotent: ReadonlySet<string> = new Set();
+  #idempotent: ReadonlySet<string> = new Set();
   /** The time limits tools declare (`defineTool({ timeoutMs })`), known once it is ready. */
-  timeouts: ReadonlyMap<string, number> = new Map();
+  #timeouts: ReadonlyMap<string, number> = new Map();
   /** Calls for it are no longer sent: it is being stopped. */
-  retiring = false;
+  #retiring = false;
   /** Calls it was told to stop (`cancel`) that have not answered yet: it takes no new call meanwhile. */
-  readonly cancelled = new Set<number>();
+  readonly #cancelled = new Set<number>();
 
   constructor(worker: Worker, config: WorkerConfig, events: WorkerEvents, startTimeoutMs: number) {
     this.#worker = worker;
     this.#events = events;
-    let resolveReady!: (names: string[]) => void;
-    this.ready = new Promise<string[]>((resolve, reject) => {
-      resolveReady = resolve;
-      this.#rejectReady = reject;
-    });
-    this.ready.catch(() => {});
     this.#gone = new Promise<never>((_, reject) => {
       this.#markGone = reject;
     });
@@ -87,35 +85,41 @@ export class WorkerHandle {
       () => this.#fail(`no answer within ${startTimeoutMs} ms (is serveTools() called in the worker?)`),
       startTimeoutMs,
     );
-    worker.addEventListener('message', (event: MessageEvent<WorkerToPage>) => {
-      const message = event.data;
-      if (this.#connected) {
-        // The answer to describe() is the handle's own; everything else is the pool's.
-        if (message?.t === 'described') this.#described.shift()?.(message);
-        else this.#events.message(this, message);
-        return;
-      }
-      // Before the handshake only `ready` is read. Anything else is not ours (a script that never
-      // served tools saying hello, or posting what looks like results): ignored, it settles no
-      // call and moves no count; the start timeout deals with a worker that never says ready.
-      if (typeof message !== 'object' || message === null || message.t !== 'ready') return;
-      if (message.version !== PROTOCOL_VERSION) {
-        this.#fail(
-          `the worker speaks version ${message.version} of the pool protocol, the page version ${PROTOCOL_VERSION} (use one version of moat on both sides)`,
-        );
-        return;
-      }
-      const { names, idempotent } = message;
-      if (!isNames(names) || !isNames(idempotent)) {
-        this.#fail(`it said it was ready, naming its tools as ${describeValue(names)} (a list of names expected)`);
-        return;
-      }
-      clearTimeout(this.#startTimer);
-      this.#connected = true;
-      this.idempotent = new Set(idempotent);
-      this.timeouts = timeoutsIn(message.timeouts);
-      resolveReady([...names]);
+    // Before the handshake nothing it says unasked is read: it is not ours yet (a script that
+    // never served tools, or one posting what looks like results). It settles no call and moves
+    // no count; the start timeout deals with a worker that never answers.
+    this.#channel = connect<ToolWorkerApi, WorkerToPage>(worker, {
+      shapes: WORKER_MESSAGES,
+      message: (message) => {
+        if (this.#connected) this.#events.message(this, message);
+      },
+      malformed: (error, data) => {
+        // Not our worker's protocol (a Comlink request among them: the page serves nothing):
+        // nothing can be trusted from it any more.
+        if (this.#connected && !this.#dead)
+          this.#events.failure(
+            this,
+            `it sent a message the pool cannot read (${describeValue(data)}): ${error.message}`,
+            true,
+          );
+      },
     });
+    const port = config.store?.port;
+    this.ready = Promise.race([
+      this.#channel
+        .request(
+          (w) => w.configure(config),
+          (answer) => this.#connect(answer),
+          port ? { transfer: [port] } : {},
+        )
+        .catch((error: Error) => {
+          // It refused the configuration (or its answer was not one): it will not serve.
+          this.#fail(`it did not take the pool's configuration: ${error.message}`);
+          throw error;
+        }),
+      this.#gone,
+    ]);
+    this.ready.catch(() => {});
     worker.addEventListener('error', (event: ErrorEvent & { reason?: unknown }) => {
       event.preventDefault();
       // A framed worker's failure (FrameFailureEvent) says why in `reason`.
@@ -128,7 +132,22 @@ export class WorkerHandle {
         );
     });
     worker.addEventListener('messageerror', () => this.#fail('a message from the worker could not be read'));
-    worker.postMessage({ t: 'hello', config } satisfies PageToWorker, config.store?.port ? [config.store.port] : []);
+  }
+
+  /** The worker's answer to `configure`, checked: the tools' names once it is the pool's version. */
+  #connect(answer: unknown): string[] {
+    if (this.#dead || this.#connected) throw new Error('the worker is gone');
+    const ready = readReady(answer);
+    if (typeof ready === 'string') {
+      // Said at once, and not again when the request's rejection reaches the start's failure.
+      this.#fail(ready);
+      throw new Error(ready);
+    }
+    clearTimeout(this.#startTimer);
+    this.#connected = true;
+    this.#idempotent = ready.idempotent;
+    this.#timeouts = ready.timeouts;
+    return ready.names;
   }
 
   /**
@@ -137,15 +156,15 @@ export class WorkerHandle {
    * for broken and stopped (the pool replaces it).
    */
   async describe(): Promise<ToolDescriptor[]> {
-    // Posted at once, even before the worker is up: it is read after `hello` (no round trip for
-    // ready first). A worker that fails to start rejects it through #gone.
-    const answer = new Promise<DescribeAnswer>((resolve) => this.#described.push(resolve));
-    this.post({ t: 'describe' });
+    // Asked at once, even before the worker is up: it is read after `configure` (no round trip
+    // for ready first). A worker that fails to start rejects it through #gone.
+    const answer = this.#channel.request((w) => w.describe(), readDescribeAnswer);
+    answer.catch(() => {});
     let cancel = () => {};
     const late = new Promise<never>((_, reject) => {
       cancel = idlePeriod(
         this.#startTimeoutMs,
-        () => this.calls.size > 0,
+        () => this.#calls.size > 0,
         () => {
           const reason = `no answer to describe() within ${this.#startTimeoutMs} ms`;
           this.#fail(reason);
@@ -153,14 +172,11 @@ export class WorkerHandle {
         },
       );
     });
-    let outcome: DescribeAnswer;
     try {
-      outcome = await Promise.race([answer, this.#gone, late]);
+      return await Promise.race([answer, this.#gone, late]);
     } finally {
       cancel();
     }
-    if ('error' in outcome) throw reviveError(outcome.error);
-    return outcome.descriptors;
   }
 
   /** Call `fn` once the worker is gone (failed or stopped). */
@@ -178,16 +194,69 @@ export class WorkerHandle {
   }
 
   get load(): number {
-    return this.calls.size;
+    return this.#calls.size;
   }
 
   get draining(): boolean {
-    return this.cancelled.size > 0;
+    return this.#cancelled.size > 0;
+  }
+
+  /** The tools this worker serves that may be run again (known once it is ready). */
+  get idempotent(): ReadonlySet<string> {
+    return this.#idempotent;
+  }
+
+  /** The time limit a tool of this worker declares, if it does (known once it is ready). */
+  toolTimeout(name: string): number | undefined {
+    return this.#timeouts.get(name);
+  }
+
+  /** Calls for it are no longer sent: it is being stopped. */
+  get retiring(): boolean {
+    return this.#retiring;
+  }
+
+  /** Send it nothing more (it is about to be stopped); false when it already was, or is gone. */
+  retire(): boolean {
+    if (this.#dead || this.#retiring) return false;
+    this.#retiring = true;
+    return true;
+  }
+
+  /** The worker says it has started `count` calls (each `out`). */
+  reported(count: number): void {
+    this.#started.reported(count);
+  }
+
+  /** The worker's exact count, from its last word (`fatal`). */
+  final(count: unknown): void {
+    this.#started.final(count as number);
+  }
+
+  /** True when the worker said it started call `id` (one not posted yet, or not here: false). */
+  begun(id: number): boolean {
+    return this.#started.begun(this.#calls.get(id)?.seq ?? -1);
+  }
+
+  /**
+   * Call `id` answered (a result or an error): it is no longer held here. Says whether it was
+   * held, or was a call told to stop that has now stopped ('cancelled'), or neither.
+   */
+  answered(id: number): 'held' | 'cancelled' | 'none' {
+    if (this.#calls.delete(id)) return 'held';
+    return this.#cancelled.delete(id) ? 'cancelled' : 'none';
+  }
+
+  /** The ids of the calls it holds, in send order, which it no longer holds after this. */
+  takeCalls(): number[] {
+    const ids = [...this.#calls.keys()];
+    this.#calls.clear();
+    return ids;
   }
 
   /** Queue a call for this worker; calls queued in the same tick go in one message. */
   send(request: CallRequest): void {
-    this.calls.set(request.id, { request, seq: -1 });
+    this.#calls.set(request.id, { request, seq: -1 });
     this.#outbox.push(request);
     if (this.#flushScheduled) return;
     this.#flushScheduled = true;
@@ -204,10 +273,19 @@ export class WorkerHandle {
    */
   stop(waitMs: number): Promise<void> {
     return new Promise((resolve) => {
-      if (this.started.known) return resolve();
-      this.started.onFinal = resolve;
+      if (this.#started.known) return resolve();
+      this.#started.onFinal = resolve;
       setTimeout(() => afterQueuedMessages(resolve), waitMs);
-      this.post({ t: 'stop' });
+      this.#postCancels();
+      this.#channel
+        .request(
+          (w) => w.stop(),
+          (answer) => (isPlainObject(answer) ? answer.started : undefined),
+        )
+        .then(
+          (started) => this.#started.final(started as number),
+          () => {},
+        );
     });
   }
 
@@ -217,37 +295,41 @@ export class WorkerHandle {
    */
   unstarted(): Set<number> {
     const ids = new Set<number>();
-    const started = this.started.close();
-    for (const [id, d] of this.calls) if (d.seq < 0 || d.seq >= started) ids.add(id);
+    const started = this.#started.close();
+    for (const [id, d] of this.#calls) if (d.seq < 0 || d.seq >= started) ids.add(id);
     return ids;
   }
 
   /** Forget a call: one not posted yet never will be (the flush leaves it out). Says which it was. */
   withdraw(id: number): 'unsent' | 'sent' | 'absent' {
-    const d = this.calls.get(id);
+    const d = this.#calls.get(id);
     if (!d) return 'absent';
-    this.calls.delete(id);
+    this.#calls.delete(id);
     return d.seq >= 0 ? 'sent' : 'unsent';
   }
 
-  /** Ask the worker to abort a call it was posted; calls cancelled in the same tick go in one message. */
+  /**
+   * Ask the worker to abort a call it was posted; calls cancelled in the same tick go in one
+   * message. It takes no new call until the call answers (see `draining`).
+   */
   cancel(id: number): void {
+    this.#cancelled.add(id);
     this.#cancels.push(id);
     if (this.#cancels.length === 1) queueMicrotask(() => this.#postCancels());
   }
 
-  /** Post a message; the cancels asked for before it go first. */
-  post(message: PageToWorker): void {
+  /** Answer the worker's network question `ask` (`net?`); the cancels asked for before it go first. */
+  answerNetwork(ask: number, allow: boolean): void {
     if (this.#dead) return;
     this.#postCancels();
-    this.#worker.postMessage(message);
+    this.#channel.send((w) => w.answer(ask, allow));
   }
 
   #postCancels(): void {
     if (this.#dead || this.#cancels.length === 0) return;
     const ids = this.#cancels;
     this.#cancels = [];
-    this.#worker.postMessage({ t: 'cancel', ids } satisfies PageToWorker);
+    this.#channel.send((w) => w.cancel(ids));
   }
 
   /** Called back with requests that could not be cloned, and the error. */
@@ -259,26 +341,30 @@ export class WorkerHandle {
   terminate(reason = 'the pool stopped the worker'): void {
     if (this.#dead) return;
     this.#dead = true;
-    this.#stoppedBusy = this.calls.size > 0;
+    this.#stoppedBusy = this.#calls.size > 0;
     this.#release(reason);
+    this.#channel.close(new Error(reason));
     this.#worker.terminate();
   }
 
   #flush(): void {
     if (this.#dead || this.#outbox.length === 0) return;
     // Withdrawn since it was sent (aborted, say): it is no longer among the worker's calls.
-    const calls = this.#outbox.filter((request) => this.calls.get(request.id)?.request === request);
+    const calls = this.#outbox.filter((request) => this.#calls.get(request.id)?.request === request);
     this.#outbox = [];
     if (calls.length === 0) return;
     this.#postCancels();
-    const { sent, unsendable } = postCalls(calls, (message) => this.#worker.postMessage(message));
+    const { sent, unsendable } = postCalls(calls, (batch) => {
+      const unsent = this.#channel.send((w) => w.calls(batch));
+      if (unsent) throw unsent;
+    });
     // The worker starts calls in the order it receives them: number them as they are posted.
     for (const request of sent) {
-      const d = this.calls.get(request.id);
-      if (d) d.seq = this.started.number();
+      const d = this.#calls.get(request.id);
+      if (d) d.seq = this.#started.number();
     }
     for (const [request, error] of unsendable) {
-      this.calls.delete(request.id);
+      this.#calls.delete(request.id);
       this.onUnsendable(request, error);
     }
     if (this.#connected) this.onSent(sent);
@@ -292,7 +378,6 @@ export class WorkerHandle {
   /** Whatever waits on this worker stops waiting: `ready` (unless it was) and describe() reject with `reason`. */
   #release(reason: string): void {
     clearTimeout(this.#startTimer);
-    this.#rejectReady(new Error(reason));
     this.#markGone(new Error(reason));
   }
 
@@ -301,17 +386,4 @@ export class WorkerHandle {
     this.#release(reason);
     this.#events.failure(this, reason, this.#connected);
   }
-}
-
-/** A list of tool names, as a worker's `ready` gives them. */
-function isNames(value: unknown): value is string[] {
-  return Array.isArray(value) && value.length <= 10_000 && value.every((n) => typeof n === 'string' && n.length <= 64);
-}
-
-/** A ready message's declared limits, checked. */
-function timeoutsIn(value: unknown): Map<string, number> {
-  const out = new Map<string, number>();
-  if (typeof value !== 'object' || value === null) return out;
-  for (const [name, ms] of Object.entries(value)) if (typeof ms === 'number' && ms > 0) out.set(name, ms);
-  return out;
 }

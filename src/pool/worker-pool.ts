@@ -8,11 +8,10 @@ import { WorkerStartError } from '../errors/worker-start-error';
 import type { ToolCall } from '../messages/types';
 import type { ToolSpec } from '../providers/tool-spec';
 import { checkCallOptions, checkToolCall, outcomeOf, startFailure, unsendable } from './call-checks';
-import { CallClock } from './call-clock';
-import { CallDispatch } from './call-dispatch';
+import { CallClock, resolveTimeLimit } from './call-clock';
+import { CallDispatch, Quarantine } from './call-dispatch';
 import { CallLedger, type PendingCall } from './call-ledger';
 import { deliverResults, isOutMessage, notify, type ResultSink } from './deliver-results';
-import { answerNetwork } from './network-answers';
 import type { OutputLimits } from './output-budget';
 import {
   type CallOptions,
@@ -23,15 +22,13 @@ import {
   type WorkerPoolOptions,
 } from './pool-options';
 import type { CallRequest, ToolDescriptor, WorkerToPage } from './protocol';
-import { Quarantine } from './quarantine';
 import { judgeStoppedCalls } from './stopped-calls';
-import { resolveTimeLimit } from './time-limit';
 import { ToolCatalog } from './tool-catalog';
 import type { ToolResult } from './tool-result';
 import type { ToolName, ToolOutput, ToolSet, TypedToolCall } from './typed-tools';
 import type { WorkerHandle } from './worker-handle';
 import { WorkerRoster } from './worker-roster';
-import { WorkerSpawner } from './worker-spawner';
+import { answerNetwork, WorkerSpawner } from './worker-spawner';
 
 export type {
   CallOptions,
@@ -250,34 +247,27 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
   };
 
   #receive(handle: WorkerHandle, message: WorkerToPage): void {
-    // The handle passes on nothing from before the handshake: this is a worker serving tools.
-    if (message?.t === 'out' && isOutMessage(message)) {
-      deliverResults(handle, message, this.#sink);
-      // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
-      if (this.#dispatch.waiting) this.#dispatch.pump();
-      return;
-    }
-    switch (message?.t) {
+    // The handle passes on nothing from before the handshake, and only messages of the right
+    // shape (WORKER_MESSAGES): this is a worker serving tools.
+    switch (message.t) {
+      case 'out':
+        if (!isOutMessage(message)) {
+          // An entry that answers no call: the worker is not ours; nothing can be trusted from it.
+          this.#retire(handle, `it sent a message the pool cannot read (${describeValue(message)})`, true);
+          break;
+        }
+        deliverResults(handle, message, this.#sink);
+        // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
+        if (this.#dispatch.waiting) this.#dispatch.pump();
+        break;
       case 'net?':
-        if (typeof message.url !== 'string' || typeof message.api !== 'string' || typeof message.ask !== 'number')
-          this.#retire(
-            handle,
-            `it asked about the network in words the pool cannot read (${describeValue(message)})`,
-            true,
-          );
-        else answerNetwork(this.#network, handle, message);
+        answerNetwork(this.#network, handle, message);
         break;
       case 'fatal':
-        handle.started.final(message.started);
+        handle.final(message.started);
         // Its reason reaches every call it held, in their errors: a line, not whatever it sent.
         this.#retire(handle, typeof message.reason === 'string' ? message.reason.slice(0, 1_000) : 'it stopped', true);
         break;
-      case 'stopped':
-        handle.started.final(message.started);
-        break;
-      default:
-        // Not our worker's protocol: nothing can be trusted from it any more.
-        this.#retire(handle, `it sent a message the pool cannot read (${describeValue(message)})`, true);
     }
   }
 
@@ -287,8 +277,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
    * to stop (it answers unless it is stuck in a call), so that what it posted is read first.
    */
   #retire(handle: WorkerHandle, reason: string, connected: boolean, fault: Fault = {}): void {
-    if (handle.dead || handle.retiring) return;
-    handle.retiring = true;
+    if (!handle.retire()) return;
     const isolated = this.#workers.remove(handle);
     this.#clock.forget(handle);
     if (fault.call && fault.error) this.#calls.settle(fault.call, fault.error);
@@ -320,8 +309,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     };
     const unstarted = handle.unstarted();
     handle.terminate(reason);
-    const sent = [...handle.calls.keys()].flatMap(live);
-    handle.calls.clear();
+    const sent = handle.takeCalls().flatMap(live);
     const verdict = judgeStoppedCalls({
       sent,
       unstarted,
@@ -369,10 +357,9 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     if (!worker || worker.dead) return;
     // Not posted yet: take it back, nothing runs. Posted: ask the tool to stop, and watch.
     if (worker.withdraw(call.id) !== 'sent') return;
-    worker.cancel(call.id);
     // It takes no new call until this one ends (or it is stopped for it after the grace): a
     // call sent now would share its fate.
-    worker.cancelled.add(call.id);
+    worker.cancel(call.id);
     this.#clock.abandon(call.id, worker, { toolCallId: call.toolCall.id, toolName: call.toolCall.name });
     this.#dispatch.pump();
   }
@@ -382,7 +369,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     for (const request of requests) {
       const call = this.#calls.get(request.id);
       if (!call || call.settled) continue;
-      call.timeoutMs = this.#timeLimit(call.options, call.worker?.timeouts.get(call.toolCall.name));
+      call.timeoutMs = this.#timeLimit(call.options, call.worker?.toolTimeout(call.toolCall.name));
       this.#clock.due(call, call.timeoutMs);
     }
   }
@@ -414,7 +401,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     const error = new ToolTimeoutError({ toolName, toolCallId, timeoutMs: call.timeoutMs });
     // Its worker is already being stopped (for another call), and asked what it started: a
     // call it never started is sent elsewhere; one that ran out of time fails with this.
-    const begun = worker.started.begun(worker.calls.get(call.id)?.seq ?? -1);
+    const begun = worker.begun(call.id);
     if (worker.retiring || !begun) call.timedOut = error;
     if (worker.retiring) return;
     // The same words either way: the call's time did run out; who is to blame is the culprit's.

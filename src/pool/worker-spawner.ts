@@ -4,9 +4,8 @@
  * The pool wires up what a handle reports; this only makes the handle.
  */
 import { startFailure } from './call-checks';
-import { networkWire } from './network-answers';
-import type { PoolConfig } from './pool-options';
-import type { WorkerConfig } from './protocol';
+import type { NetworkPolicy, PoolConfig } from './pool-options';
+import type { NetworkPolicyWire, WorkerConfig, WorkerToPage } from './protocol';
 import { type WorkerEvents, WorkerHandle } from './worker-handle';
 
 export class WorkerSpawner {
@@ -43,4 +42,28 @@ export class WorkerSpawner {
   close(): void {
     this.#config.storeHost?.close();
   }
+}
+
+/** The policy for a worker's `hello`: a mode. */
+export function networkWire(policy: NetworkPolicy): NetworkPolicyWire {
+  return policy === 'allow' || policy === 'deny' ? { mode: policy } : { mode: 'ask' };
+}
+
+/** Answer a worker's `net?`: the policy function's verdict (anything but `true`, or a throw, refuses). */
+export function answerNetwork(
+  policy: NetworkPolicy,
+  handle: WorkerHandle,
+  message: Extract<WorkerToPage, { t: 'net?' }>,
+): void {
+  let allow = false;
+  if (typeof policy === 'function') {
+    try {
+      allow = policy(message.url, message.api) === true;
+    } catch {
+      allow = false;
+    }
+  } else {
+    allow = policy === 'allow';
+  }
+  handle.answerNetwork(message.ask, allow);
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { afterQueuedMessages, idlePeriod } from './worker-waits';
+import { afterQueuedMessages, idlePeriod } from './call-clock';
 
 describe('idlePeriod', () => {
   afterEach(() => {

@@ -2,6 +2,7 @@
 // A sealed tools module whose own code runs before moat-sdk/worker is evaluated (it imports it late,
 // as a bundle may place it): it tries to take the page's port and answer for the tools.
 import * as z from 'zod';
+import { poolRequest } from './pool-wire';
 
 let ports = 0;
 let pageMessages = 0;
@@ -12,7 +13,8 @@ self.addEventListener('message', (event) => {
   for (const port of event.ports) {
     port.onmessage = (e) => {
       pageMessages++;
-      const calls = (e.data as { calls?: { id: number }[] })?.calls ?? [];
+      const request = poolRequest(e.data);
+      const calls = request?.method === 'calls' ? (request.args[0] as { id: number }[]) : [];
       port.postMessage({
         t: 'out',
         started: calls.length,

@@ -3,6 +3,7 @@
 // before a late import of moat-sdk/worker): every way such code could take the page's port and answer
 // for the tools (add(2, 2) answered 5). Sealed, Moat's runtime ran before it: it must get nothing.
 import type { CallRequest, WorkerToPage } from '../../src/pool/protocol';
+import { poolRequest } from './pool-wire';
 
 /** What the thief got: ports to the page, the page's messages, posts that did not throw. */
 export const got = { ports: 0, pageMessages: 0, posted: 0 };
@@ -21,9 +22,9 @@ function steal(port: MessagePort): void {
   stolen.add(port);
   got.ports++;
   originalAdd.call(port, 'message', (event: Event) => {
-    const data = (event as MessageEvent).data as { t?: string; calls?: CallRequest[] };
+    const request = poolRequest((event as MessageEvent).data);
     got.pageMessages++;
-    if (data?.t === 'calls' && data.calls) originalPost.call(port, forgery(data.calls));
+    if (request?.method === 'calls') originalPost.call(port, forgery(request.args[0] as CallRequest[]));
   });
   originalStart.call(port);
 }

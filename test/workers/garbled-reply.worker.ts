@@ -1,8 +1,9 @@
 /// <reference lib="webworker" />
-// Speaks the pool protocol's handshake, as a tool worker does, then answers every calls message
+// Speaks the pool protocol's handshake, as a tool worker does, then answers every batch of calls
 // with something that is not a message of the protocol, chosen by the worker's name: what a broken
 // or foreign worker might send.
-import { PROTOCOL_VERSION } from '../../src/pool/protocol';
+import { type CallRequest, PROTOCOL_VERSION } from '../../src/pool/protocol';
+import { answer, poolRequest } from './pool-wire';
 
 const replies: Record<string, (id: number) => unknown> = {
   string: (id) => `1${id}:99:not that long`,
@@ -53,10 +54,10 @@ replies['fatal-object'] = () => ({ t: 'fatal', reason: { toString: 'x'.repeat(1e
 const ready = self.name === 'bad-ready' ? { names: 'add', idempotent: [] } : { names: ['add'], idempotent: [] };
 
 self.onmessage = (event: MessageEvent) => {
-  const message = event.data;
-  if (message?.t === 'hello') {
-    self.postMessage({ t: 'ready', version: PROTOCOL_VERSION, ...ready, timeouts: {} });
-  } else if (message?.t === 'calls') {
-    self.postMessage((replies[self.name] ?? replies.string)?.(message.calls[0]?.id));
+  const request = poolRequest(event.data);
+  if (request?.method === 'configure') {
+    self.postMessage(answer(request.id, { version: PROTOCOL_VERSION, ...ready, timeouts: {} }));
+  } else if (request?.method === 'calls') {
+    self.postMessage((replies[self.name] ?? replies.string)?.((request.args[0] as CallRequest[])[0]?.id as number));
   }
 };
