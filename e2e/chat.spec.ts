@@ -62,7 +62,7 @@ test('fetch_url is denied by the pool, with the reason on its card', async ({ pa
   await expect(card.getByTestId('tool-result')).toContainText('Not allowed to reach example.com.');
   await expect(lastAnswer(page)).toContainText('The request never left the worker');
   // The model's text (and the developer's console) says how to allow it.
-  await expect(lastAnswer(page)).toContainText('To allow it, give createWorkerPool a `network` option');
+  await expect(lastAnswer(page)).toContainText('To allow it, give createWorkerPool a network option');
 });
 
 // Sealed (the default) and with `?tools=plain`, workers of the page's own origin.
