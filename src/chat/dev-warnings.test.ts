@@ -99,7 +99,7 @@ describe('console warnings', () => {
     );
   });
 
-  it('a tools module that cannot start (the run fails) is said with its reason; a model that is only busy is not', async () => {
+  it('a tools module that cannot start, a model that refuses the key: said with the reason; a model that is only busy is not', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const failing = (error: Error): ChatAgent => ({
       ...crashing,
@@ -115,6 +115,10 @@ describe('console warnings', () => {
     const busy = createChat({ agent: failing(new ModelHTTPError({ status: 429, provider: 'openai', body: '' })) });
     await busy.send('Go');
     expect(warn).toHaveBeenCalledTimes(1);
+    const refused = createChat({ agent: failing(new ModelHTTPError({ status: 401, provider: 'openai', body: '' })) });
+    await refused.send('Go');
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(warn.mock.calls[1]?.[1]).toBeInstanceOf(ModelHTTPError);
   });
 
   it('a production build is quiet, unless asked; `off` is quiet anywhere; a bad value is a TypeError', async () => {
