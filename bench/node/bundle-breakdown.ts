@@ -50,7 +50,8 @@ for (const c of chunks.values()) {
   if (!loaded) continue;
   const modules = Object.entries(c.modules).sort(([, a], [, b]) => b.renderedLength - a.renderedLength);
   for (const [id, m] of modules) {
-    const name = id.replace(root, '');
+    // A dependency by its package (node_modules may be a link outside the checkout).
+    const name = id.replace(/^.*\/node_modules\//, 'node_modules/').replace(root, '');
     console.log(`  ${String(m.renderedLength).padStart(7)} ${name}`);
     const folder = name.split('/').slice(0, 2).join('/');
     byFolder.set(folder, (byFolder.get(folder) ?? 0) + m.renderedLength);
