@@ -65,7 +65,8 @@ export async function runOnThread(agent: StepAgent, rules: RunRules, run: HeldRu
     // Approved calls that were running when the page went away are never run again.
     if (thread.running.length > 0) {
       thread.messages = inCallOrder([...thread.messages, ...thread.running.map(interruptedMessage)]);
-      for (const call of thread.running) thread.failures[call.id] = INTERRUPTED;
+      // A call stopped while it ran was said to be so (its failure is kept): only one the page lost is interrupted.
+      for (const call of thread.running) thread.failures[call.id] ??= INTERRUPTED;
       thread.running = [];
     }
     if ('approvals' in parsed) {

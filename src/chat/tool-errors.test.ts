@@ -29,6 +29,14 @@ const tools = [
       new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
   }),
   defineTool({
+    name: 'wait_approved',
+    description: 'Runs, once approved, until it is stopped.',
+    input: z.object({}),
+    needsApproval: true,
+    run: (_args, { signal }) =>
+      new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+  }),
+  defineTool({
     name: 'delete_note',
     description: 'Deletes a note.',
     input: z.object({}),
@@ -92,5 +100,21 @@ describe("a failed call's error, for a person", () => {
     const reloaded = createChat({ agent: agentOver(checkpointer), threadId: chat.getSnapshot().threadId });
     const shown = await until(reloaded, (s) => s.messages.length > 0);
     expect(toolParts(shown).map(({ name, state, error }) => ({ name, state, error }))).toEqual(live);
+  });
+
+  it('an approved call stopped while it ran stays stopped, after the next run and a reload (not "interrupted")', async () => {
+    const checkpointer = createMemoryCheckpointer();
+    const chat = createChat({ agent: agentOver(checkpointer), schedule: (notify) => notify() });
+    await chat.send('wait_approved');
+    const approving = chat.approve(chat.getSnapshot().pendingApprovals[0]?.id as string, true);
+    await until(chat, (s) => toolParts(s)[0]?.state === 'running');
+    chat.stop();
+    await approving;
+    const stopped = { state: 'output-error', error: { kind: 'stopped', message: 'Stopped.' } };
+    expect(toolParts(chat.getSnapshot())[0]).toMatchObject(stopped);
+    await chat.send('explode');
+    const reloaded = createChat({ agent: agentOver(checkpointer), threadId: chat.getSnapshot().threadId });
+    const shown = await until(reloaded, (s) => s.messages.length > 0);
+    expect(toolParts(shown)[0]).toMatchObject({ name: 'wait_approved', ...stopped });
   });
 });
