@@ -42,6 +42,18 @@ test('Stop aborts an answer mid-stream and keeps what came', async ({ page }) =>
   await expect(lastAnswer(page)).toContainText('2 + 2 = 4');
 });
 
+test('Stop while a tool runs: its card says Stopped, and the same after a reload', async ({ page }) => {
+  await ask(page, 'Count the primes below 50,000,000');
+  const card = cards(page, 'count_primes');
+  await expect(card).toHaveAttribute('data-status', 'running');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  const result = card.getByTestId('tool-result');
+  await expect(result).toHaveText('StoppedStopped.');
+  await idle(page);
+  await page.reload();
+  await expect(cards(page, 'count_primes').getByTestId('tool-result')).toHaveText('StoppedStopped.');
+});
+
 test('a hostile Markdown answer renders inert: no image, script, handler or javascript: link', async ({ page }) => {
   await ask(page, 'Show me a hostile markdown answer');
   await expect(lastAnswer(page)).toContainText('rendered inert');
