@@ -72,10 +72,8 @@ describe.each([
     clearTimeout(timer);
     // Messages on one port arrive in order: anything forged before the last answer is here.
     const entries = seen.flatMap((m) => (m.t === 'out' ? m.out : []));
-    // The answer to configure, each call's results, each batch's answer (the last may still come).
-    const said = seen.map((m) => ('t' in m ? m.t : `${(m as { id: string }).id}`));
-    expect(said.slice(0, 5)).toEqual(['r1', 'out', 'r2', 'out', 'r3'].slice(0, said.length));
-    expect(said.length).toBeGreaterThanOrEqual(4);
+    // The answer to configure, then each call's results (calls are one-way: not answered).
+    expect(seen.map((m) => ('t' in m ? m.t : (m as { id: string }).id))).toEqual(['r1', 'out', 'out']);
     expect(entries.map((e) => [e.id, 'result' in e ? e.result.content.slice(0, 1) : 'error'])).toEqual([
       [1, '4'],
       [2, '{'],

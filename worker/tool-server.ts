@@ -88,7 +88,12 @@ export function serveCatalog(catalog: ToolCatalog): void {
     answer: (ask: number, allow: boolean) => serving().answer(ask, allow),
     stop: () => serving().stop(),
   });
-  const answer = answerPage(api, (message) => toPage(message), serializeError);
+  // Calls, cancels and network answers are one-way: a batch of calls costs one message.
+  const answer = answerPage(api, (message) => toPage(message), serializeError, {
+    calls: true,
+    cancel: true,
+    answer: true,
+  });
   // The page's messages, taken since the realm was locked: listeners tool code adds never see them.
   receivePageMessages((event) => {
     if (!event.isTrusted) return;

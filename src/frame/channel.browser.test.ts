@@ -153,6 +153,30 @@ describe('connect (the page wraps; the sealed side answers)', () => {
   });
 });
 
+describe('one-way requests (Channel.send)', () => {
+  it('cost one message: the sealed side does not answer them; an unsendable one says so at once', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const channel = connect<EchoApi>(port1);
+    const seen: unknown[] = [];
+    const receive = answerPage(echoApi(), (answer) => port2.postMessage(answer), serializeError, { echo: true });
+    port2.addEventListener('message', (event) => {
+      seen.push(event.data);
+      receive(event.data);
+    });
+    const answers: unknown[] = [];
+    port1.addEventListener('message', (event) => answers.push(event.data));
+    port1.start();
+    port2.start();
+    expect(channel.send((r) => r.echo('one-way'))).toBeUndefined();
+    expect(channel.send((r) => r.echo(() => 1))?.name).toBe('DataCloneError');
+    // An answered request after it: its answer is the only message back.
+    await expect(channel.request((r) => r.later(0), asString)).resolves.toBe('late');
+    expect(seen).toHaveLength(2);
+    await until(() => answers.length > 0);
+    expect(answers).toHaveLength(1);
+  });
+});
+
 describe('answerPage (the sealed side)', () => {
   it('answers only calls of its own methods: no path is walked', async () => {
     const posted: { id: string; type: string; value: { value: { message: string } } }[] = [];

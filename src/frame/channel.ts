@@ -72,11 +72,11 @@ export interface Channel<Api> {
     options?: RequestOptions,
   ): Promise<T>;
   /**
-   * Send without waiting for the answer (a batch of calls, a cancel). Returns the error posting
-   * threw (a value that cannot be cloned), at once; what the sealed side throws in answer goes to
-   * `failed`. Never throws, never rejects.
+   * Send a one-way request (a batch of calls, a cancel): one the sealed side does not answer
+   * (`answerPage`'s `oneWay`), so that it costs one message, not two. Returns the error posting
+   * threw (a value that cannot be cloned), at once. Never throws.
    */
-  send(ask: (remote: Remote<Api>) => Promise<unknown>, failed?: (error: Error) => void): Error | undefined;
+  send(ask: (remote: Remote<Api>) => Promise<unknown>): Error | undefined;
   /** Requests still waiting reject with `reason`; nothing more is read. */
   close(reason: Error): void;
 }
@@ -102,9 +102,7 @@ export function connect<Api, Told extends { t: string } = never>(
     const data = (event as MessageEvent).data;
     const answer = readAnswer(data);
     if (answer) {
-      const replayed = { data: answer } as MessageEvent;
-      for (const listener of toComlink)
-        typeof listener === 'function' ? listener(replayed) : listener.handleEvent(replayed);
+      toComlinkAll(answer);
       return;
     }
     if (!unasked) return;
@@ -118,11 +116,19 @@ export function connect<Api, Told extends { t: string } = never>(
   let postError: Error | undefined;
   /** What the request being posted transfers (Comlink posts it at once, inside the call). */
   let moving: Transferable[] = [];
+  /** The id of the request posted last (Comlink's), for a one-way request to settle. */
+  let lastId: unknown;
+  const toComlinkAll = (answer: object) => {
+    const replayed = { data: answer } as MessageEvent;
+    for (const listener of toComlink)
+      typeof listener === 'function' ? listener(replayed) : listener.handleEvent(replayed);
+  };
   const guarded: Endpoint = {
     postMessage: (message, transfer) => {
       // Nothing to release on the sealed side (Comlink asks when its proxies are collected), and
       // nothing more goes once the channel is closed (a stopped worker's port may throw).
       if (closed || (message as { type?: unknown }).type === 'RELEASE') return;
+      lastId = (message as { id?: unknown }).id;
       try {
         endpoint.postMessage(message, moving.length ? [...(transfer ?? []), ...moving] : (transfer ?? []));
       } catch (error) {
@@ -192,20 +198,20 @@ export function connect<Api, Told extends { t: string } = never>(
         );
       });
     },
-    send(ask, failed = () => {}) {
+    send(ask) {
       if (closed) return undefined;
       postError = undefined;
+      lastId = undefined;
       let asked: Promise<unknown>;
       try {
         asked = ask(remote);
       } catch (error) {
         return error as Error;
       }
-      const unsent = postError;
-      asked.catch((thrown: unknown) => {
-        if (!unsent) failed(revive(thrown));
-      });
-      return unsent;
+      asked.catch(() => {});
+      // No answer comes: Comlink's record of the request is settled here, so it is not kept.
+      if (typeof lastId === 'string') toComlinkAll({ id: lastId, type: 'RAW', value: undefined });
+      return postError;
     },
     close(reason) {
       if (closed) return;

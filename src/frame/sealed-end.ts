@@ -76,11 +76,13 @@ function readApply(data: unknown): { id: string; name: string; args: unknown[] }
  * page sends (read through the realm's locks), posting each answer with `post`. A method's value,
  * or what its promise resolves to, is the answer; what it throws goes back as `serialize` makes
  * it (the page revives it into its class). A value that cannot be cloned goes back as an error.
+ * The methods named in `oneWay` are not answered (the page sends them with `Channel.send`).
  */
 export function answerPage(
   api: object,
   post: (answer: object) => void,
   serialize: (error: unknown) => SerializedError,
+  oneWay: Readonly<Record<string, true>> = {},
 ): (data: unknown) => void {
   const thrown = (id: string, error: unknown) => ({
     id,
@@ -112,9 +114,11 @@ export function answerPage(
     try {
       value = apply(method, api, args);
     } catch (error) {
-      send(id, false, error);
+      if (own(oneWay, name) !== true) send(id, false, error);
       return;
     }
+    // The page settles a one-way request itself (`Channel.send`): no answer is posted.
+    if (own(oneWay, name) === true) return;
     if (typeof value !== 'object' || value === null) {
       send(id, true, value);
       return;

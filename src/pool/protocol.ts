@@ -96,7 +96,9 @@ export interface Ready {
 
 /**
  * What a tool worker serves the page. Each method's answer goes back as Comlink's; what it throws
- * goes back serialized (and is revived on the page into its class).
+ * goes back serialized (and is revived on the page into its class). `calls`, `cancel` and
+ * `answer` are one-way: not answered (their outcome comes in `out`), so a batch of calls is one
+ * message each way, as the storm and the round trip need.
  */
 export interface ToolWorkerApi {
   /** First, always: the policy the worker enforces before anything runs. */
