@@ -6,10 +6,11 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type Remote, wrap } from 'comlink';
 import { ToolInvoker } from '../../src/invoker/tool-invoker';
 import { startClientFrame } from '../../src/mcp/client-frame';
 import { mcpServer } from '../../src/mcp/mcp-server';
-import type { FromWorker, ToWorker } from '../../src/mcp/protocol';
+import type { McpClientApi } from '../../src/mcp/protocol';
 import { type BenchCase, time } from '../case';
 
 /** The test server's endpoint, from the page's query string (bench/run.ts sets it). */
@@ -24,28 +25,20 @@ const REPEAT = 200;
 const WARMUP = 20;
 
 /**
- * Moat's MCP client worker in a sealed frame, started as mcpServer starts it (startClientFrame)
- * and connected; `ask` posts one protocol message and resolves with its answer.
+ * Moat's MCP client worker in a sealed frame, started as mcpServer starts it (startClientFrame),
+ * connected, and driven with Comlink's bare `wrap` of its port: no channel guard, no checks of
+ * its answers, no McpClient.
  */
-async function sealedSdkClient(
-  url: string,
-): Promise<{ ask(m: ToWorker): Promise<FromWorker>; close(): Promise<void> }> {
+async function sealedSdkClient(url: string): Promise<{ client: Remote<McpClientApi>; close(): Promise<void> }> {
   const { frame, port } = await startClientFrame(new URL(url).origin, 'Moat bench MCP client');
-  const ask = (message: ToWorker) =>
-    new Promise<FromWorker>((resolve) => {
-      // A request with an id waits for its own answer; connect and close, for the next one.
-      port.onmessage = ({ data }: MessageEvent<FromWorker>) => {
-        if (!('id' in message) || ('id' in data && data.id === message.id)) resolve(data);
-      };
-      port.postMessage(message);
-    });
-  const connected = await ask({ t: 'connect', id: -1, url, headers: {} });
+  const client = wrap<McpClientApi>(port);
+  const connected = await client.connect(url, {});
   if (connected.t !== 'connected')
     throw new Error(`The sealed MCP client did not connect: ${JSON.stringify(connected)}`);
   return {
-    ask,
+    client,
     async close() {
-      await ask({ t: 'close' });
+      await client.close();
       port.close();
       frame.close();
     },
@@ -75,16 +68,16 @@ export const mcpCases: BenchCase[] = [
     unit: 'ms',
     repeat: REPEAT,
     warmup: WARMUP,
-    note: "one `echo` call through Moat's MCP client worker (the SDK's Client) in a sealed frame, as mcpServer makes it, driven bare over its port with the protocol's messages (no McpClient, no invoker): the floor of the sealed design, CORS preflight on every POST included; connected and listed once beforehand",
+    note: "one `echo` call through Moat's MCP client worker (the SDK's Client) in a sealed frame, as mcpServer makes it, driven with Comlink's bare wrap of its port (no channel guard, no McpClient, no invoker): the floor of the sealed design, CORS preflight on every POST included; connected and listed once beforehand",
     async setup() {
-      const client = await sealedSdkClient(endpoint());
-      await client.ask({ t: 'list', id: 0 });
+      const sealed = await sealedSdkClient(endpoint());
+      await sealed.client.listTools();
       let id = 1;
       const call = async () => {
-        const answer = await client.ask({ t: 'call', id: id++, name: 'echo', args: { text: 'x' } });
+        const answer = await sealed.client.callTool(id++, 'echo', { text: 'x' });
         if (answer.t !== 'result') throw new Error(`Expected a result, got ${JSON.stringify(answer)}`);
       };
-      return { sample: () => time(call), teardown: () => client.close() };
+      return { sample: () => time(call), teardown: () => sealed.close() };
     },
   },
   moatCall({
