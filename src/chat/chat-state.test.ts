@@ -260,6 +260,24 @@ describe('approvals', () => {
     expect(state.snapshot().pendingApprovals).toEqual([other, call]);
     expect(tools(state.snapshot().messages[0])[0]?.state).toBe('approval-requested');
   });
+
+  it('keeps pendingApprovals the same array while the calls waiting do not change (a memoized view sees no change)', () => {
+    const { state } = stateWith();
+    const before = state.snapshot().pendingApprovals;
+    state.user('hi');
+    apply(state, finish());
+    state.user('again');
+    apply(state, finish({ pendingApprovals: [] }));
+    expect(state.snapshot().pendingApprovals).toBe(before);
+    const call = { id: 'd', name: 'delete_note', args: { key: 'tea' } };
+    apply(state, { type: 'tool-call', toolCall: call }, { type: 'approval-request', toolCall: call });
+    apply(state, finish({ stopReason: 'approval', pendingApprovals: [call] }));
+    const waiting = state.snapshot().pendingApprovals;
+    expect(waiting).toEqual([call]);
+    // The same call told again (a reload's finish, say): the same array.
+    apply(state, finish({ stopReason: 'approval', pendingApprovals: [{ ...call }] }));
+    expect(state.snapshot().pendingApprovals).toBe(waiting);
+  });
 });
 
 describe('structured output', () => {

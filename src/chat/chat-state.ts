@@ -20,7 +20,7 @@ export class ChatState {
   #threadId: string;
   readonly #drafts = new DraftMessages(() => this.#touch());
   readonly #progress: ProgressHistory;
-  #pending: readonly ToolCall[] = [];
+  #pending: readonly ToolCall[] = NONE;
   #status: ChatStatus = 'ready';
   #error: Error | undefined;
   #threads: readonly ChatThread[] = [];
@@ -92,7 +92,7 @@ export class ChatState {
         for (const part of message.parts) if (part.type === 'tool') this.#progress.fit(part as Draft<UIToolPart>);
       this.#drafts.replace(messages);
       this.#progress.clear();
-      this.#pending = saved.pending;
+      this.#pending = sameCalls(this.#pending, saved.pending);
       this.#liveInputs.clear();
       this.#liveOutput = undefined;
       this.#answer.end();
@@ -118,7 +118,7 @@ export class ChatState {
     this.#update(() => {
       const messages = this.#drafts.ownMessages();
       messages.push(this.#drafts.new({ id: this.#newId(), role: 'user', parts: userParts(content) }));
-      this.#pending = [];
+      this.#pending = sameCalls(this.#pending, NONE);
       this.#answer.end();
     });
   }
@@ -276,7 +276,7 @@ export class ChatState {
           // summarizer's calls), the thread's a step this chat did not see (another tab's).
           this.#usage = { run: runTotals(this.#usage.run, event), thread: event.totals };
           this.#touch();
-          this.#pending = event.pendingApprovals ?? [];
+          this.#pending = sameCalls(this.#pending, event.pendingApprovals ?? NONE);
           for (const call of this.#pending) this.#toolState(call.id, 'approval-requested');
           this.#answer.stopped(event.stopReason);
           this.#setStatus(this.#pending.length > 0 ? 'awaiting-approval' : 'ready', undefined);
@@ -380,4 +380,12 @@ function runTotals(
   };
   if (finish.cost !== undefined) run.cost = finish.cost;
   return run;
+}
+
+/** No calls waiting: one array, so that a view memoized on `pendingApprovals` sees no change. */
+const NONE: readonly ToolCall[] = Object.freeze([]);
+
+/** `next`, or `current` when it holds the same calls in the same order (the snapshot's field stays the same object). */
+function sameCalls(current: readonly ToolCall[], next: readonly ToolCall[]): readonly ToolCall[] {
+  return next.length === current.length && next.every((call, i) => call.id === current[i]?.id) ? current : next;
 }
