@@ -3,7 +3,7 @@
  * actions straight from the chat. Type-checked against React's types (test/docs-examples.test.ts).
  */
 
-import { type Agent, type Chat, createChat, type UIMessage, type UIToolPart } from 'moat-sdk';
+import { type Agent, type Chat, createChat, type UIMessage, type UIPart, type UIToolPart } from 'moat-sdk';
 import { useState, useSyncExternalStore } from 'react';
 
 export function ChatPanel({ agent, threadId }: { agent: Agent; threadId?: string }) {
@@ -49,22 +49,26 @@ export function ChatPanel({ agent, threadId }: { agent: Agent; threadId?: string
 function Message({ message, chat }: { message: UIMessage; chat: Chat }) {
   return (
     <article className={message.role}>
-      {message.parts.map((part, i) => {
-        if (part.type === 'text') return <p key={i}>{part.text}</p>;
-        if (part.type === 'reasoning') return <details key={i}>{part.text}</details>;
-        if (part.type === 'output') return <pre key={i}>{JSON.stringify(part.value, null, 2)}</pre>;
-        if (part.type === 'image') return <img key={i} src={part.url} alt={part.filename ?? 'attached'} />;
-        if (part.type === 'file')
-          return (
-            <a key={i} href={part.url}>
-              {part.filename ?? part.mediaType}
-            </a>
-          );
-        return <ToolCall key={part.toolCallId} part={part} chat={chat} />;
-      })}
+      {message.parts.map((part, i) =>
+        part.type === 'tool' ? (
+          <ToolCall key={part.toolCallId} part={part} chat={chat} />
+        ) : (
+          // A message's parts only grow at its end: a part's place is its identity.
+          // biome-ignore lint/suspicious/noArrayIndexKey: see above
+          <Part key={i} part={part} />
+        ),
+      )}
       {message.stopReason === 'aborted' && <small>Stopped.</small>}
     </article>
   );
+}
+
+function Part({ part }: { part: Exclude<UIPart, UIToolPart> }) {
+  if (part.type === 'text') return <p>{part.text}</p>;
+  if (part.type === 'reasoning') return <details>{part.text}</details>;
+  if (part.type === 'output') return <pre>{JSON.stringify(part.value, null, 2)}</pre>;
+  if (part.type === 'image') return <img src={part.url} alt={part.filename ?? 'attached'} />;
+  return <a href={part.url}>{part.filename ?? part.mediaType}</a>;
 }
 
 function ToolCall({ part, chat }: { part: UIToolPart; chat: Chat }) {
