@@ -6,7 +6,7 @@
  * (`protocol.ts` files: types and constants, which import no code themselves).
  */
 const LAYERS = [
-  ['src/errors', 'src/json', 'src/bundlers'],
+  ['src/errors', 'src/json'],
   ['src/messages'],
   ['src/providers'],
   ['src/stream', 'src/output'],

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadModuleGraph, ModuleGraphError, resolveSpecifier } from './module-graph';
 import { scanImports } from './scan-imports';
 
@@ -85,7 +85,9 @@ describe('loadModuleGraph', () => {
     const { fetchText } = server({ [`${O}/t.js`]: `import { z } from 'zod';` });
     const error = await loadModuleGraph(`${O}/t.js`, scanImports, fetchText).catch((e: Error) => e);
     expect(error).toBeInstanceOf(ModuleGraphError);
-    expect((error as Error).message).toMatch(/^\/t\.js imports 'zod', a bare module name .*\?worker&url/);
+    expect((error as Error).message).toMatch(
+      /^Could not load the tools module https:\/\/app\.example\/t\.js: it imports 'zod', a bare module name .*\?worker&url/,
+    );
   });
 
   it('fails with the module that could not be loaded', async () => {
@@ -115,8 +117,53 @@ describe('loadModuleGraph: what the scanner cannot read', () => {
       [`${O}/page.js`]: '<!doctype html><p>a/b</p>',
     });
     await expect(loadModuleGraph(`${O}/t.js`, scanImports, fetchText)).rejects.toThrow(
-      `Could not read the tools module ${O}/page.js as JavaScript: `,
+      `Could not load the tools module ${O}/page.js: it is not JavaScript (`,
     );
+  });
+});
+
+describe('loadModuleGraph: the address of a source, not of its bundle', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** What \`vite build\` makes of new URL('./tools.worker.ts', import.meta.url): the source, inlined. */
+  const inlined = `data:video/mp2t;base64,${btoa("import { serveTools } from 'moat-sdk/worker';\n".repeat(50))}`;
+
+  /** The lines a page needs, bundler by bundler (src/bundlers/tools-module-error.ts). */
+  const expectAdvice = (message: string) => {
+    expect(message).toContain("with Vite, import toolsUrl from './tools.worker.ts?worker&url'");
+    expect(message).toContain("'framedWorkers() from moat-sdk/pool' in module.parser.javascript.worker");
+    expect(message).toContain('with esbuild, the tools module as an entry point of its own');
+  };
+
+  it("names each bundler's line, and not the data: URL a build made of the source", async () => {
+    // Node's fetch reads data: URLs as a browser's does: answered with the URL's media type.
+    const error = await loadModuleGraph(inlined, scanImports).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(ModuleGraphError);
+    const { message } = error as Error;
+    expect(message).toMatch(
+      /^Could not load the tools module \(a data: URL of video\/mp2t, 3,\d{3} characters\): it was answered as 'video\/mp2t', not JavaScript\. /,
+    );
+    expectAdvice(message);
+    expect(message).not.toContain('base64');
+    expect(message.length).toBeLessThan(1_000);
+  });
+
+  it("names each bundler's line for a source that is not there (esbuild given './tools.worker.ts')", async () => {
+    vi.stubGlobal('fetch', async () => new Response('Not found', { status: 404 }));
+    const error = await loadModuleGraph(`${O}/tools.worker.ts`, scanImports).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(
+      /^Could not load the tools module https:\/\/app\.example\/tools\.worker\.ts: HTTP 404\. /,
+    );
+    expectAdvice((error as Error).message);
+  });
+
+  it("names each bundler's line for a source copied as it is (webpack's new URL without the worker option)", async () => {
+    const { fetchText } = server({ [`${O}/be37f904.js`]: "import { serveTools } from 'moat-sdk/worker';" });
+    const error = await loadModuleGraph(`${O}/be37f904.js`, scanImports, fetchText).catch((e: Error) => e);
+    expect((error as Error).message).toContain("it imports 'moat-sdk/worker', a bare module name");
+    expectAdvice((error as Error).message);
   });
 });
 

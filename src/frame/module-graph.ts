@@ -6,6 +6,8 @@
  * is a few dozen modules, all same-origin paths.
  */
 
+import { readableUrl, toolsModuleError } from './tools-module-error';
+
 /**
  * One module: its text cut where its imports name another module. A number stands for that
  * module's URL (a static import); `{ late: n }` for an expression giving module n's URL when it
@@ -75,7 +77,7 @@ export async function loadModuleGraph(
     try {
       scanned = scan(text);
     } catch (error) {
-      throw new ModuleGraphError(`Could not read the tools module ${url} as JavaScript: ${(error as Error).message}.`);
+      throw new ModuleGraphError(toolsModuleError(url, `it is not JavaScript (${(error as Error).message})`));
     }
     const found = scanned.map((at) => ({ ...at, url: resolveSpecifier(at.specifier, url) }));
     // Start every fetch at once; place them in order.
@@ -109,7 +111,10 @@ export async function loadModuleGraph(
 export function resolveSpecifier(specifier: string, base: string): string {
   if (/^(\.{0,2}\/|[a-z][a-z\d+.-]*:)/i.test(specifier)) return new URL(specifier, base).href;
   throw new ModuleGraphError(
-    `${shortName(base)} imports '${specifier}', a bare module name that only a bundler or an import map can resolve. Serve the tools module built (with Vite: import toolsUrl from './tools.worker.ts?worker&url').`,
+    toolsModuleError(
+      base,
+      `it imports '${specifier}', a bare module name that only a bundler or an import map can resolve`,
+    ),
   );
 }
 
@@ -119,15 +124,15 @@ async function defaultFetchText(url: string): Promise<string> {
     response = await fetch(url, { credentials: 'same-origin' });
   } catch (error) {
     throw new ModuleGraphError(
-      `Could not fetch the tools module ${url} (${String(error)}). The page reads it to hand it to the sealed frame: serve it from the page's origin, or from one that answers the page with CORS.`,
+      `Could not fetch the tools module ${readableUrl(url)} (${String(error)}). The page reads it to hand it to the sealed frame: serve it from the page's origin, or from one that answers the page with CORS.`,
     );
   }
-  if (!response.ok) throw new ModuleGraphError(`Could not load the tools module ${url}: HTTP ${response.status}.`);
+  if (!response.ok) throw new ModuleGraphError(toolsModuleError(url, `HTTP ${response.status}`));
   // As for any module script: a server that answers an unknown path with its page is not one.
   const type = response.headers.get('content-type') ?? '';
   if (!/javascript|ecmascript/i.test(type)) {
     throw new ModuleGraphError(
-      `Could not load the tools module ${url}: it was answered as '${type || 'no content type'}', not JavaScript (is the URL right?).`,
+      toolsModuleError(url, `it was answered as '${type || 'no content type'}', not JavaScript`),
     );
   }
   return response.text();
