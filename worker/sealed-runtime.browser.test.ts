@@ -4,7 +4,7 @@
 // page, nor rewrite the server's answers. Without the runtime first, early-thief.ts answers
 // add(2, 2) with 5.
 import { afterEach, describe, expect, it } from 'vitest';
-import { sealedWorkers } from '../src/pool/framed-worker';
+import { sealedWorkers } from '../src/frame/framed-worker';
 import type { WorkerToPage } from '../src/pool/protocol';
 import { createWorkerPool, type WorkerPool } from '../src/pool/worker-pool';
 import { call } from '../test/pool-helpers';

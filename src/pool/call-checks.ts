@@ -4,7 +4,7 @@
  * errors for what it cannot send or start.
  */
 import { describeValue } from '../errors/moat-error';
-import { checkCallback, checkResultFormat, checkSignal } from '../errors/option-checks';
+import { checkCallback, checkDuration, checkResultFormat, checkSignal } from '../errors/option-checks';
 import { isSerializedError, reviveError } from '../errors/serialize-error';
 import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { WorkerStartError } from '../errors/worker-start-error';
@@ -60,6 +60,8 @@ export function checkCallOptions(options: {
   onDelta?: unknown;
   onRerun?: unknown;
   resultFormat?: unknown;
+  timeoutMs?: number | undefined;
+  defaultTimeoutMs?: number | undefined;
 }): void {
   if (typeof options !== 'object' || options === null)
     throw new TypeError(`Expected call options to be an object, got ${describeValue(options)}`);
@@ -67,6 +69,8 @@ export function checkCallOptions(options: {
   checkCallback(options.onDelta, 'onDelta');
   checkCallback(options.onRerun, 'onRerun');
   checkResultFormat(options.resultFormat);
+  if (options.timeoutMs !== undefined) checkDuration('timeoutMs', options.timeoutMs);
+  if (options.defaultTimeoutMs !== undefined) checkDuration('defaultTimeoutMs', options.defaultTimeoutMs);
 }
 
 /** A call whose arguments, state or context cannot be sent to a worker (a function in them, say). */

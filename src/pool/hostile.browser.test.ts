@@ -2,7 +2,7 @@
 // hostile.worker.ts says which): nothing runs or changes on the page, and the pool keeps working.
 import { afterEach, describe, expect, it } from 'vitest';
 import { call } from '../../test/pool-helpers';
-import { PageStoreHost } from './page-store-host';
+import { PageStoreHost } from '../frame/page-store-host';
 import { PROTOCOL_VERSION } from './protocol';
 import { resultValue } from './tool-result';
 import { createWorkerPool, type WorkerPool } from './worker-pool';

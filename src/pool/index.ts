@@ -3,12 +3,12 @@
  * pool's class and types, `framedWorkers` (the sealed default, by name), and the
  * Content-Security-Policy that closes `import()` to a plain worker's script.
  */
-export { framedWorkers } from './framed-worker';
+export { framedWorkers } from '../frame/framed-worker';
+export { workerContentSecurityPolicy } from '../frame/worker-csp';
 export type { ToolGrant } from './pool-options';
 export type { CallResult, NetworkPolicyWire, ResultFormat, ToolDescriptor } from './protocol';
 export { resultValue, type ToolResult } from './tool-result';
 export type { ToolArgs, ToolName, ToolOutput, ToolSet, TypedToolCall } from './typed-tools';
-export { workerContentSecurityPolicy } from './worker-csp';
 export {
   type CallOptions,
   type CallOutcome,

@@ -4,11 +4,11 @@
  */
 import { describeValue } from '../errors/moat-error';
 import { checkCount, checkDuration } from '../errors/option-checks';
+import { sealedWorkers } from '../frame/framed-worker';
+import { PageStoreHost } from '../frame/page-store-host';
 import { isPlainObject } from '../json/json-value';
 import { checkNamespace } from '../store/validate';
-import { sealedWorkers } from './framed-worker';
 import { OUTPUT_LIMITS, type OutputLimits, type TurnBudget } from './output-budget';
-import { PageStoreHost } from './page-store-host';
 import type { ResultFormat } from './protocol';
 import type { ToolResult } from './tool-result';
 

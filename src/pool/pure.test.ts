@@ -7,11 +7,11 @@ import { ToolOutputLimitError } from '../errors/tool-output-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
+import { workerContentSecurityPolicy } from '../frame/worker-csp';
 import { CallClock } from './call-clock';
 import { type CallSpend, charge, OUTPUT_LIMITS, type OutputLimits, overLimit } from './output-budget';
 import { StartedCalls } from './started-calls';
 import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './stopped-calls';
-import { workerContentSecurityPolicy } from './worker-csp';
 
 describe('CallClock', () => {
   type FakeCall = { id: string; timer: ReturnType<typeof setTimeout> | undefined };

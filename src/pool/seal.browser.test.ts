@@ -2,8 +2,8 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { call } from '../../test/pool-helpers';
 import { type Probe, probeTag } from '../../test/probe-hits';
 import probeUrl from '../../test/workers/seal-probe.worker.ts?worker&url';
+import { sealedFrameCsp } from '../frame/framed-worker';
 import { SandboxedFrame } from '../frame/sandboxed-frame';
-import { sealedFrameCsp } from './framed-worker';
 import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
 
 // What each mode stops (docs/isolation.md), probed with the built-ins a module kept from before

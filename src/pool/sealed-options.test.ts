@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { framedWorkers, sealedFrameCsp } from './framed-worker';
+import { framedWorkers, sealedFrameCsp } from '../frame/framed-worker';
 import { resolvePoolOptions } from './pool-options';
 
 describe('sealed workers: options and policy', () => {

@@ -11,11 +11,11 @@ import { ToolOutputLimitError } from '../errors/tool-output-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
+import { framedWorkers } from '../frame/framed-worker';
+import { PageStoreHost } from '../frame/page-store-host';
 import type { Message, ToolMessage } from '../messages/types';
 import { scriptedModel } from '../models/scripted-model';
 import { openIndexedDBStore } from '../store/indexeddb-store';
-import { framedWorkers } from './framed-worker';
-import { PageStoreHost } from './page-store-host';
 import { resultValue } from './tool-result';
 import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
 

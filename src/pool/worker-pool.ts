@@ -1,5 +1,4 @@
 import { describeValue } from '../errors/moat-error';
-import { checkDuration } from '../errors/option-checks';
 import { PoolClosedError } from '../errors/pool-closed-error';
 import { PoolQueueFullError } from '../errors/pool-queue-full-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
@@ -16,7 +15,6 @@ import type { OutputLimits } from './output-budget';
 import {
   type CallOptions,
   type CallOutcome,
-  type NetworkPolicy,
   type PoolStats,
   resolvePoolOptions,
   type WorkerPoolOptions,
@@ -28,15 +26,9 @@ import type { ToolResult } from './tool-result';
 import type { ToolName, ToolOutput, ToolSet, TypedToolCall } from './typed-tools';
 import type { WorkerHandle } from './worker-handle';
 import { WorkerRoster } from './worker-roster';
-import { answerNetwork, WorkerSpawner } from './worker-spawner';
+import { WorkerSpawner } from './worker-spawner';
 
-export type {
-  CallOptions,
-  CallOutcome,
-  NetworkPolicy,
-  PoolStats,
-  WorkerPoolOptions,
-} from './pool-options';
+export type { CallOptions, CallOutcome, NetworkPolicy, PoolStats, WorkerPoolOptions } from './pool-options';
 
 /** How long a stopped worker may take to say what it started; silent, it is stuck in a call. */
 const STOP_WAIT_MS = 50;
@@ -67,7 +59,6 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
   readonly #timeoutMs: number;
   readonly #maxToolTimeoutMs: number;
   readonly #maxQueue: number;
-  readonly #network: NetworkPolicy;
   /** Where workers' output goes, measured against the page's limits. */
   readonly #sink: ResultSink;
   /** The shared workers, and the isolated ones that run quarantined calls one at a time. */
@@ -120,7 +111,6 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
         if (isolated) this.#counts.quarantined++;
       },
     });
-    this.#network = o.network;
     this.#sink = {
       calls: this.#calls,
       clock: this.#clock,
@@ -186,8 +176,6 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
       checkCallOptions(options);
       if (options.signal?.aborted) return reject(options.signal.reason);
       if (this.#dispatch.queued >= this.#maxQueue) return reject(new PoolQueueFullError({ maxQueue: this.#maxQueue }));
-      if (options.timeoutMs !== undefined) checkDuration('timeoutMs', options.timeoutMs);
-      if (options.defaultTimeoutMs !== undefined) checkDuration('defaultTimeoutMs', options.defaultTimeoutMs);
       // The tool's own limit is known once a worker has it (see #started).
       const timeoutMs = this.#timeLimit(options, undefined);
       this.#dispatch.push(this.#calls.open(call, options, timeoutMs, resolve, reject));
@@ -248,7 +236,8 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
 
   #receive(handle: WorkerHandle, message: WorkerToPage): void {
     // The handle passes on nothing from before the handshake, and only messages of the right
-    // shape (WORKER_MESSAGES): this is a worker serving tools.
+    // shape (WORKER_MESSAGES): this is a worker serving tools. Its network questions are the
+    // spawner's to answer.
     switch (message.t) {
       case 'out':
         if (!isOutMessage(message)) {
@@ -259,9 +248,6 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
         deliverResults(handle, message, this.#sink);
         // Settled calls free room on their worker: what waits can go now (nothing to do otherwise).
         if (this.#dispatch.waiting) this.#dispatch.pump();
-        break;
-      case 'net?':
-        answerNetwork(this.#network, handle, message);
         break;
       case 'fatal':
         handle.final(message.started);

@@ -16,7 +16,8 @@ export class WorkerSpawner {
   }
 
   /**
-   * A new worker, started, reporting to `events`. Throws a `WorkerStartError` when the factory
+   * A new worker, started, reporting to `events` (its network questions are answered here, from
+   * the pool's policy). Throws a `WorkerStartError` when the factory
    * throws (nothing is left behind: a store link made for it is stopped).
    */
   spawn(events: WorkerEvents): WorkerHandle {
@@ -29,7 +30,16 @@ export class WorkerSpawner {
         store === undefined
           ? { network: wire }
           : { network: wire, store: storeLink ? { name: store, port: storeLink.port } : { name: store } };
-      const handle = new WorkerHandle(worker, config, events, startTimeoutMs);
+      const handle = new WorkerHandle(
+        worker,
+        config,
+        {
+          message: (h, message) =>
+            message.t === 'net?' ? answerNetwork(network, h, message) : events.message(h, message),
+          failure: events.failure,
+        },
+        startTimeoutMs,
+      );
       if (storeLink) handle.whenGone(storeLink.stop);
       return handle;
     } catch (error) {
