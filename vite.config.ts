@@ -136,7 +136,6 @@ export default defineConfig(({ mode }) => ({
                 /^zod\//,
                 'acorn',
                 /^es-module-lexer\//,
-                '@mcp-b/webmcp-polyfill',
                 /^@wllama\//,
                 'react',
                 /^react\//,

@@ -43,5 +43,6 @@ export { type OutputLimitKind, ToolOutputLimitError } from './tool-output-limit-
 export { ToolTimeoutError, type ToolTimeoutErrorOptions } from './tool-timeout-error';
 export { UnknownMediaTypeError, type UnknownMediaTypeErrorOptions } from './unknown-media-type-error';
 export { UnsupportedContentError, type UnsupportedContentErrorOptions } from './unsupported-content-error';
+export { WebMCPUnavailableError } from './webmcp-unavailable-error';
 export { type Culprit, WorkerCrashedError } from './worker-crashed-error';
 export { WorkerStartError } from './worker-start-error';
