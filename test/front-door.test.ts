@@ -56,4 +56,28 @@ describe('the front door', () => {
     );
     expect(built).toEqual(exported);
   });
+
+  it("the worker entry exports the errors a tool throws or catches, none of the wire's internals", () => {
+    // Read, not imported: evaluating moat-sdk/worker locks the realm it runs in.
+    const source = readFileSync(resolve(import.meta.dirname, '..', 'worker', 'index.ts'), 'utf8');
+    expect(source).not.toMatch(/export \* from '\.\.\/src\/errors/);
+    const block = /export \{([^}]*)\} from '\.\.\/src\/errors\/index'/.exec(source)?.[1] ?? '';
+    const names = block
+      .split(',')
+      .map((name) => name.trim().replace(/^type /, ''))
+      .filter(Boolean);
+    expect(names).toEqual([
+      'MoatError',
+      'NetworkDeniedError',
+      'StoreKeyError',
+      'StorePermissionError',
+      'StoreQuotaError',
+      'StoreUnavailableError',
+      'StoreValueError',
+      'ToolError',
+      'ToolErrorOptions',
+      'UnknownMediaTypeError',
+    ]);
+    for (const name of names) expect(Object.keys(errors).includes(name) || name.endsWith('Options')).toBe(true);
+  });
 });

@@ -14,7 +14,19 @@ if (!sealedRuntime()) {
   lockRealm();
 }
 
-export * from '../src/errors/index';
+// The errors a tool throws or catches (the rest, and the wire's error helpers, are the page's).
+export {
+  MoatError,
+  NetworkDeniedError,
+  StoreKeyError,
+  StorePermissionError,
+  StoreQuotaError,
+  StoreUnavailableError,
+  StoreValueError,
+  ToolError,
+  type ToolErrorOptions,
+  UnknownMediaTypeError,
+} from '../src/errors/index';
 export type { Store, StoreItem } from '../src/store/types';
 export { defineTool, type ToolDefinition, type ToolInit, type ToolReturn, type ToolRuntime } from './define-tool';
 export { type PartsResult, type WithArtifact, type WithUpdate, withArtifact, withUpdate } from './results';
