@@ -3,8 +3,8 @@
  * a sandboxed frame of its own, whose Content-Security-Policy connects to the server's origin and
  * nowhere else. `mcpServer` talks to it; the benchmark's sealed floor drives it bare.
  */
+import { FRAME_DEAD_MS, sealedFrameCsp } from '../frame/framed-worker';
 import { type FrameWorker, SandboxedFrame } from '../frame/sandboxed-frame';
-import { FRAME_DEAD_MS, sealedFrameCsp } from '../pool/framed-worker';
 
 export interface ClientFrame {
   frame: SandboxedFrame;

@@ -6,8 +6,8 @@
 // protocol failure, and the next connection works.
 import { afterEach, describe, expect, it } from 'vitest';
 import { sleep } from '../../test/sleep';
+import { sealedFrameCsp } from '../frame/framed-worker';
 import { SandboxedFrame } from '../frame/sandboxed-frame';
-import { sealedFrameCsp } from '../pool/framed-worker';
 import { Connection } from './connection';
 import type { WireFailure } from './protocol';
 

@@ -11,8 +11,8 @@ import { openDB } from 'idb';
 import { McpConnectionError } from '../errors/mcp-connection-error';
 import { describeValue } from '../errors/moat-error';
 import { checkHttpUrl } from '../errors/option-checks';
+import { onceUntilFailure } from '../frame/once-until-failure';
 import { isPlainObject } from '../json/json-value';
-import { onceUntilFailure } from '../pool/once-until-failure';
 import {
   anonymousFetch,
   type McpAuthProvider,
