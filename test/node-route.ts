@@ -24,7 +24,15 @@ export function nodeListener(handler: (request: Request) => Promise<Response>) {
       duplex: 'half',
       signal: hangUp.signal,
     };
-    const response = await handler(new Request(`http://${req.headers.host}${req.url}`, init));
+    let request: Request;
+    try {
+      // The path on a fixed origin: the client's Host header is not trusted to make a URL.
+      request = new Request(new URL(req.url ?? '/', 'http://localhost'), init);
+    } catch {
+      // A method fetch refuses (TRACE, CONNECT), a path that is no URL: a bad request, not a crash.
+      return void res.writeHead(400).end();
+    }
+    const response = await handler(request);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return void res.end();
     // A client that hangs up ends the copy early: that is not an error of the server's.

@@ -2,7 +2,7 @@
 // against small upstreams of its own on 127.0.0.1: what it forwards, what it keeps back, what it
 // refuses, and that an answer streams through as it comes.
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, relative, resolve } from 'node:path';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
@@ -186,6 +186,30 @@ describe('what the route forwards', () => {
     }
   });
 
+  it('the Node listener answers 400 to a request fetch cannot make (TRACE, a Host that is no host) and serves on', async () => {
+    const served = await serveRoute(createModelProxy({ provider: 'openai', apiKey: KEY, allow: { models: ['m'] } }));
+    cleanups.push(served.close);
+    const { port } = served.server.address() as AddressInfo;
+    const raw = (method: string, host: string) =>
+      new Promise<number>((done, fail) => {
+        const request = httpRequest({ host: '127.0.0.1', port, method, path: '/chat/completions', headers: { host } });
+        request.on('response', (response) => {
+          response.resume();
+          done(response.statusCode ?? 0);
+        });
+        request.on('error', fail);
+        // No answer in time is an answer too (the old listener crashed and never wrote one).
+        request.setTimeout(2_000, () => {
+          request.destroy();
+          done(0);
+        });
+        request.end();
+      });
+    expect(await raw('TRACE', `127.0.0.1:${port}`)).toBe(400);
+    expect(await raw('POST', 'a:99999')).toBe(415); // the listener no longer builds a URL from Host
+    expect(await raw('GET', `127.0.0.1:${port}`)).toBe(405);
+  });
+
   it('a client that hangs up mid-answer stops the request upstream, and the route serves on', async () => {
     const upstream = await heldUpstream();
     const served = await serveRoute(
@@ -290,6 +314,34 @@ describe('what the route refuses, never forwarding it', () => {
       },
     });
     expect((await refused(chatRequest(at('chat/completions'), {}))).body.error.type).toBe('model_missing');
+  });
+
+  it('a model named under a second spelling of `model` (400): a server matching keys without case would run it', async () => {
+    expect(await refused(chatRequest(at('chat/completions'), { model: 'gpt-small', Model: 'gpt-huge' }))).toEqual({
+      status: 400,
+      body: {
+        error: {
+          type: 'model_ambiguous',
+          message: 'The request body names its model under more than one spelling of `model`.',
+        },
+      },
+    });
+  });
+
+  it('forwards the body it checked: a key repeated exactly goes as the one read, and unknown query parameters stay', async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{}'));
+    const body = '{"model":"gpt-huge","messages":[],"model":"gpt-small"}';
+    const response = await proxy(
+      new Request(`${at('chat/completions')}?api-version=1&debug=1&key=k`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      }),
+    );
+    expect(response.status).toBe(200);
+    const [target, init] = fetch.mock.calls[0] ?? [];
+    expect(new URL(String(target)).search).toBe('?api-version=1');
+    expect(init?.body).toBe('{"model":"gpt-small","messages":[]}');
   });
 
   it("a model named in the path (Gemini's) that it does not allow", async () => {

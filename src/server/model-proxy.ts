@@ -11,6 +11,12 @@ import { readBody } from './read-body';
 /** A fetch handler: one request in, one response out (never a throw). */
 export type ModelProxy = (request: Request) => Promise<Response>;
 
+/**
+ * The query parameters passed on (Gemini's `alt=sse`, an Azure-style `api-version`): anything
+ * else a client adds stays here (a `key` above all).
+ */
+const FORWARDED_QUERY = new Set(['alt', 'api-version']);
+
 /** What of the upstream's answer reaches the client: its type, and what a retry or a support ticket reads. */
 const ANSWER_HEADERS = ['content-type', 'retry-after', 'retry-after-ms', 'request-id', 'x-request-id'];
 
@@ -107,6 +113,17 @@ async function forward(route: Route, request: Request, cors: Headers): Promise<R
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return refuse(cors, 400, 'invalid_json', 'The request body must be a JSON object.');
+  // A second spelling of `model` (`Model`, `MODEL`) is refused: a server that matches keys
+  // without case (Go's encoding/json: Ollama, many OpenAI-compatible ones) would run the one
+  // this check did not read. A key repeated exactly is gone from what is forwarded, which is the
+  // body as read here, written anew.
+  if (Object.keys(json).some((key) => key !== 'model' && key.toLowerCase() === 'model'))
+    return refuse(
+      cors,
+      400,
+      'model_ambiguous',
+      'The request body names its model under more than one spelling of `model`.',
+    );
   const model = matched.model ?? (json as { model?: unknown }).model;
   if (typeof model !== 'string' || model === '')
     return refuse(cors, 400, 'model_missing', 'The request names no model (a `model` string in its body).');
@@ -119,13 +136,13 @@ async function forward(route: Route, request: Request, cors: Headers): Promise<R
     );
 
   const target = new URL(`${route.baseURL}/${matched.path}`);
-  for (const [name, value] of url.searchParams) if (name !== 'key') target.searchParams.append(name, value);
+  for (const [name, value] of url.searchParams) if (FORWARDED_QUERY.has(name)) target.searchParams.append(name, value);
   let upstream: Response;
   try {
     upstream = await fetch(target, {
       method: 'POST',
       headers: upstreamHeaders(route, request),
-      body,
+      body: JSON.stringify(json),
       signal: request.signal,
       // A redirect followed would carry the key (in x-api-key, x-goog-api-key) to wherever it points.
       redirect: 'manual',
