@@ -53,6 +53,11 @@ export class Chat {
   /** A message's attachments are being read (`send`): the chat is busy. */
   #reading = false;
   readonly #warnings: DevWarnings;
+  /**
+   * The ids of the new threads this chat started: one left before a message was sent was never
+   * saved, and opening it again finds it empty, which is no loss.
+   */
+  readonly #madeHere = new Set<string>();
 
   constructor(options: ChatOptions) {
     if (typeof options !== 'object' || options === null)
@@ -70,7 +75,7 @@ export class Chat {
     this.#warnings = new DevWarnings(warnings);
     this.#agent = agent;
     this.#threadList = new ThreadList(agent);
-    this.#state = new ChatState(threadId ?? newThreadId(), () => this.#notifier.changed(), limits);
+    this.#state = new ChatState(threadId ?? this.#made(newThreadId()), () => this.#notifier.changed(), limits);
     this.#notifier = new Notifier(schedule, () => this.#state.snapshot());
     if (threadId !== undefined) void this.openThread(threadId);
     void this.refreshThreads();
@@ -189,7 +194,7 @@ export class Chat {
       await before;
       const saved = await this.#agent.thread(threadId);
       if (epoch !== this.#epoch) return;
-      if (!saved && this.#agent.persistent === false) {
+      if (!saved && this.#agent.persistent === false && !this.#madeHere.has(threadId)) {
         const lost = new ThreadNotFoundError({ threadId });
         this.#state.load(threadId, EMPTY);
         this.#state.setStatus('error', lost);
@@ -216,10 +221,15 @@ export class Chat {
     }
   }
 
+  #made(threadId: string): string {
+    this.#madeHere.add(threadId);
+    return threadId;
+  }
+
   /** Start a new, empty thread (a run under way is stopped first). */
   newThread(): Promise<void> {
     this.#leave();
-    this.#state.load(newThreadId(), EMPTY);
+    this.#state.load(this.#made(newThreadId()), EMPTY);
     return this.#opening;
   }
 

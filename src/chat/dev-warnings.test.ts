@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../agent/agent';
 import type { AgentEvent } from '../agent/types';
 import { ModelHTTPError } from '../errors/model-http-error';
+import { PoolQueueFullError } from '../errors/pool-queue-full-error';
 import { ThreadNotFoundError } from '../errors/thread-not-found-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
@@ -46,6 +47,20 @@ describe('a thread id the agent cannot find', () => {
     await chat.send('Hello');
     expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined, threadId: 'kept-in-localStorage' });
     expect((await agent.thread('kept-in-localStorage'))?.messages).toHaveLength(2);
+  });
+
+  it('without a checkpointer, a new thread this chat started and left before a message is no loss', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const chat = createChat({ agent: createAgent({ model: echo() }), schedule: (n) => n() });
+    const first = chat.getSnapshot().threadId;
+    await chat.newThread();
+    const second = chat.getSnapshot().threadId;
+    await chat.newThread();
+    for (const threadId of [first, second]) {
+      await chat.openThread(threadId);
+      expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined, threadId, messages: [] });
+    }
+    expect(warn).not.toHaveBeenCalled();
   });
 
   it('with a checkpointer: a new conversation by that name, no error, no warning', async () => {
@@ -97,6 +112,18 @@ describe('console warnings', () => {
     expect(warn.mock.calls[0]?.[0]).toMatch(
       /^\[moat-sdk\] The worker running 'explode' \(call c1\) stopped: out of memory/,
     );
+  });
+
+  it('a call refused by a full pool queue is load, not a misconfiguration: not said', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const busy: ChatAgent = {
+      ...crashing,
+      stream: async function* () {
+        yield { type: 'tool-error', toolCallId: 'q1', error: new PoolQueueFullError({ maxQueue: 1 }) } as AgentEvent;
+      },
+    };
+    await createChat({ agent: busy }).send('Go');
+    expect(warn).not.toHaveBeenCalled();
   });
 
   it('a tools module that cannot start, a model that refuses the key: said with the reason; a model that is only busy is not', async () => {

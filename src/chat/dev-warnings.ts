@@ -6,6 +6,7 @@
 import type { AgentEvent } from '../agent/types';
 import { InvalidToolSpecError } from '../errors/invalid-tool-spec-error';
 import { ModelHTTPError } from '../errors/model-http-error';
+import { PoolQueueFullError } from '../errors/pool-queue-full-error';
 import { toolFailure } from '../errors/tool-failure';
 import { WorkerStartError } from '../errors/worker-start-error';
 
@@ -47,7 +48,12 @@ export class DevWarnings {
     if (!this.#on) return;
     if (event.type === 'tool-error') {
       const { kind } = toolFailure(event.error);
-      if (kind === 'crashed' || kind === 'network-denied' || kind === 'unavailable')
+      // A full queue is load (as a 429 is), not something the app's code or settings fix.
+      if (
+        kind === 'crashed' ||
+        kind === 'network-denied' ||
+        (kind === 'unavailable' && !PoolQueueFullError.isInstance(event.error))
+      )
         this.warn(`${kind}:${(event.error as { toolName?: unknown }).toolName ?? event.message?.name}`, event.error);
     } else if (event.type === 'error' && misconfigured(event.error)) this.warn(`run:${event.error.name}`, event.error);
   }
