@@ -77,7 +77,7 @@ export const toolParts = (message: UIMessage | undefined) =>
   (message?.parts ?? []).filter((p): p is UIToolPart => p.type === 'tool');
 export const shape = (messages: readonly UIMessage[]) =>
   messages.map((m) =>
-    m.parts.map((p) => (p.type === 'tool' ? `${p.name}:${p.state}` : `${p.type}:${'text' in p ? p.text : ''}`)),
+    m.parts.map((p) => (p.type === 'tool' ? `${p.toolName}:${p.state}` : `${p.type}:${'text' in p ? p.text : ''}`)),
   );
 
 /** A model that writes `text`, then waits until it is stopped; later calls go to `then`. */

@@ -96,7 +96,7 @@ class MessageView {
     const last = this.#blocks.at(-1);
     let block: Block;
     if (part.type === 'tool') {
-      const card = new ToolCard(part.toolCallId, part.name);
+      const card = new ToolCard(part.toolCallId, part.toolName);
       const row = last?.row ?? h('div', { class: 'tool-row' });
       if (!row.isConnected) this.#append(row);
       row.append(card.element);

@@ -115,7 +115,7 @@ export class ToolCard {
     for (const child of part.children ?? []) {
       let card = this.#children.get(child.toolCallId);
       if (!card) {
-        card = new ToolCard(child.toolCallId, child.name);
+        card = new ToolCard(child.toolCallId, child.toolName);
         this.#children.set(child.toolCallId, card);
         this.nest(card);
       }
@@ -141,7 +141,7 @@ export class ToolCard {
         for (const media of part.media ?? [])
           this.#result.append(
             media.type === 'image'
-              ? h('img', { class: 'attachment', src: media.url, alt: `An image ${part.name} returned` })
+              ? h('img', { class: 'attachment', src: media.url, alt: `An image ${part.toolName} returned` })
               : h('span', { class: 'attachment file' }, media.filename ?? media.mediaType ?? 'A file'),
           );
         break;

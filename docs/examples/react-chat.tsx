@@ -74,7 +74,7 @@ function Part({ part }: { part: Exclude<UIPart, UIToolPart> }) {
 function ToolCall({ part, chat }: { part: UIToolPart; chat: Chat }) {
   return (
     <div className="tool" data-state={part.state}>
-      <code>{part.name}</code> {part.state}
+      <code>{part.toolName}</code> {part.state}
       <pre>{JSON.stringify(part.input ?? part.partialInput ?? {}, null, 2)}</pre>
       {part.state === 'approval-requested' && (
         <>

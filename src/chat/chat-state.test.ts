@@ -439,7 +439,7 @@ describe('toUIMessages (a saved thread)', () => {
       ['id2', 'assistant'],
       ['id3', 'user'],
     ]);
-    expect(ui[1]?.parts.map((p) => (p.type === 'tool' ? `${p.name}:${p.state}` : p.type))).toEqual([
+    expect(ui[1]?.parts.map((p) => (p.type === 'tool' ? `${p.toolName}:${p.state}` : p.type))).toEqual([
       'reasoning',
       'text',
       'run_javascript:output-available',
@@ -452,7 +452,7 @@ describe('toUIMessages (a saved thread)', () => {
       {
         type: 'tool',
         toolCallId: 'n1',
-        name: 'add',
+        toolName: 'add',
         state: 'output-available',
         output: '3',
         input: { a: 1, b: 2 },

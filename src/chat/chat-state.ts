@@ -190,7 +190,7 @@ export class ChatState {
             this.#drafts.addPart(this.#answer.at(), {
               type: 'tool',
               toolCallId: event.toolCallId,
-              name: event.name,
+              toolName: event.name,
               state: 'input-streaming',
               progress: [],
             });

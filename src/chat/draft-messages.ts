@@ -119,7 +119,13 @@ export class DraftMessages {
     change: (part: Draft<UIToolPart>) => void,
   ): void {
     if (!this.#calls.has(id)) {
-      const part = this.new<UIToolPart>({ type: 'tool', toolCallId: id, name, state: 'input-available', progress: [] });
+      const part = this.new<UIToolPart>({
+        type: 'tool',
+        toolCallId: id,
+        toolName: name,
+        state: 'input-available',
+        progress: [],
+      });
       const caller = parent === undefined ? undefined : this.#calls.get(parent);
       if (parent !== undefined && caller) {
         this.tool(parent, (holder) => {

@@ -83,11 +83,11 @@ describe("a failed call's error, for a person", () => {
     await until(chat, (s) => toolParts(s).at(-1)?.state === 'running');
     chat.stop();
     await sending;
-    const live = toolParts(chat.getSnapshot()).map(({ name, state, error }) => ({ name, state, error }));
+    const live = toolParts(chat.getSnapshot()).map(({ toolName, state, error }) => ({ toolName, state, error }));
     expect(live).toEqual([
-      { name: 'explode', state: 'output-error', error: { kind: 'failed', message: 'Failed: kaboom' } },
-      { name: 'delete_note', state: 'output-denied', error: { kind: 'denied', message: 'Not approved: keep it.' } },
-      { name: 'wait', state: 'output-error', error: { kind: 'stopped', message: 'Stopped.' } },
+      { toolName: 'explode', state: 'output-error', error: { kind: 'failed', message: 'Failed: kaboom' } },
+      { toolName: 'delete_note', state: 'output-denied', error: { kind: 'denied', message: 'Not approved: keep it.' } },
+      { toolName: 'wait', state: 'output-error', error: { kind: 'stopped', message: 'Stopped.' } },
     ]);
     // JSON data: a UI may keep the parts as they are.
     expect(JSON.parse(JSON.stringify(live))).toEqual(live);
@@ -99,7 +99,7 @@ describe("a failed call's error, for a person", () => {
 
     const reloaded = createChat({ agent: agentOver(checkpointer), threadId: chat.getSnapshot().threadId });
     const shown = await until(reloaded, (s) => s.messages.length > 0);
-    expect(toolParts(shown).map(({ name, state, error }) => ({ name, state, error }))).toEqual(live);
+    expect(toolParts(shown).map(({ toolName, state, error }) => ({ toolName, state, error }))).toEqual(live);
   });
 
   it('an approved call stopped while it ran stays stopped, after the next run and a reload (not "interrupted")', async () => {
@@ -115,6 +115,6 @@ describe("a failed call's error, for a person", () => {
     await chat.send('explode');
     const reloaded = createChat({ agent: agentOver(checkpointer), threadId: chat.getSnapshot().threadId });
     const shown = await until(reloaded, (s) => s.messages.length > 0);
-    expect(toolParts(shown)[0]).toMatchObject({ name: 'wait_approved', ...stopped });
+    expect(toolParts(shown)[0]).toMatchObject({ toolName: 'wait_approved', ...stopped });
   });
 });

@@ -173,7 +173,8 @@ export type UIToolErrorKind = ToolFailureKind;
 export interface UIToolPart {
   readonly type: 'tool';
   readonly toolCallId: string;
-  readonly name: string;
+  /** The tool's name (the AI SDK's `toolName`). */
+  readonly toolName: string;
   readonly state: UIToolState;
   /** The complete arguments (from `input-available` on). */
   readonly input?: Record<string, unknown>;

@@ -52,14 +52,14 @@ function partsOf(message: AIMessage, waiting: ReadonlySet<string>): UIPart[] {
     parts.push({
       type: 'tool',
       toolCallId: call.id,
-      name: call.name,
+      toolName: call.name,
       state: waiting.has(call.id) ? 'approval-requested' : 'input-available',
       input: call.args,
       progress: [],
     });
   // Arguments the model broke: their error result follows, as for any call.
   for (const bad of message.invalidToolCalls)
-    parts.push({ type: 'tool', toolCallId: bad.id, name: bad.name ?? '', state: 'input-available', progress: [] });
+    parts.push({ type: 'tool', toolCallId: bad.id, toolName: bad.name ?? '', state: 'input-available', progress: [] });
   return parts;
 }
 
@@ -127,7 +127,7 @@ function scriptOf(
     calls.push({
       type: 'tool',
       toolCallId: call.toolCallId,
-      name: call.name,
+      toolName: call.name,
       ...(call.ok === true
         ? { state: 'output-available', output: content }
         : failed(failureOf(call.toolCallId, content, failures))),

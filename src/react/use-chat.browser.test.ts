@@ -100,7 +100,7 @@ const MessageView = memo(function MessageView({
       return h(
         'div',
         { key: part.toolCallId, className: 'tool', 'data-state': part.state },
-        h('code', null, part.name),
+        h('code', null, part.toolName),
         ` ${part.state}`,
         waiting.has(part.toolCallId) &&
           h('button', { type: 'button', onClick: () => void approve(part.toolCallId, true) }, 'Approve'),
