@@ -220,7 +220,15 @@ async function readPage(browser: Browser, url: string, ids: readonly string[]) {
   try {
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+      // A failed load is read from its response below, which names the file (this line does not).
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+        problems.push(`console: ${message.text()}`);
+    });
+    // A file of the app's own that is missing (the browser's own /favicon.ico aside: the apps have none).
+    page.on('response', (response) => {
+      const at = new URL(response.url());
+      if (response.status() >= 400 && at.origin === new URL(url).origin && at.pathname !== '/favicon.ico')
+        problems.push(`HTTP ${response.status()} for ${at.pathname}`);
     });
     await page.goto(url);
     await page.waitForSelector('body[data-state]', { timeout: 30_000 }).catch(() => undefined);
@@ -283,6 +291,8 @@ try {
             `${name} (${mode}): expected ${JSON.stringify(expected)}, got ${JSON.stringify(outputs)}` +
               (problems.length ? `\n  ${problems.join('\n  ')}` : ''),
           );
+        // The right outputs with errors on the way (an uncaught error, a console error) fail too.
+        if (problems.length) fail(`${name} (${mode}): the page reported errors:\n  ${problems.join('\n  ')}`);
       } finally {
         await site.close();
       }
