@@ -55,7 +55,7 @@ export interface CallContext {
 
 /**
  * Serve `catalog` to the page: once per worker (a second call throws). Nothing is answered before
- * the pool's `hello`, which sets the network policy and the store.
+ * the pool's `configure`, which sets the network policy and the store.
  */
 export function serveCatalog(catalog: ToolCatalog): void {
   // Normally installed when moat-sdk/worker (or the sealed runtime) was evaluated; never serve without it.

@@ -111,30 +111,20 @@ export function connect<Api, Told extends { t: string } = never>(
     if (typeof told === 'string') unasked.malformed(new TypeError(`The sealed side sent ${told}`), data);
     else unasked.message(told);
   });
-  // Comlink reads only what the listener above hands it.
-  /** What the last post threw: Comlink posts inside a promise's executor, which would hide it. */
-  let postError: Error | undefined;
   /** What the request being posted transfers (Comlink posts it at once, inside the call). */
   let moving: Transferable[] = [];
-  /** The id of the request posted last (Comlink's), for a one-way request to settle. */
-  let lastId: unknown;
   const toComlinkAll = (answer: object) => {
     const replayed = { data: answer } as MessageEvent;
     for (const listener of toComlink)
       typeof listener === 'function' ? listener(replayed) : listener.handleEvent(replayed);
   };
+  // Comlink reads only what the listener above hands it.
   const guarded: Endpoint = {
     postMessage: (message, transfer) => {
       // Nothing to release on the sealed side (Comlink asks when its proxies are collected), and
       // nothing more goes once the channel is closed (a stopped worker's port may throw).
       if (closed || (message as { type?: unknown }).type === 'RELEASE') return;
-      lastId = (message as { id?: unknown }).id;
-      try {
-        endpoint.postMessage(message, moving.length ? [...(transfer ?? []), ...moving] : (transfer ?? []));
-      } catch (error) {
-        postError = error as Error;
-        throw error;
-      }
+      endpoint.postMessage(message, moving.length ? [...(transfer ?? []), ...moving] : (transfer ?? []));
     },
     addEventListener: (type, listener) => {
       if (type === 'message') toComlink.add(listener);
@@ -144,6 +134,28 @@ export function connect<Api, Told extends { t: string } = never>(
     },
     ...(endpoint.start ? { start: () => endpoint.start?.() } : {}),
   };
+  /**
+   * The sealed side's methods for one-way requests: each posts Comlink's APPLY message at once,
+   * with an id of its own and nothing kept waiting (no answer comes). Through Comlink's own path
+   * (a proxy per read, an id from four random numbers, promises, a record settled by hand) a
+   * sealed call's round trip was 1.78 of a bare one (pool/call-rtt, pair ratio), this way 1.25
+   * (the code before this channel: 1.42), for an answer that is never read.
+   */
+  let sent = 0;
+  const oneWay = new Proxy({} as Remote<Api>, {
+    get: (_, name) => {
+      if (typeof name !== 'string') return undefined;
+      return (...args: unknown[]) => {
+        guarded.postMessage({
+          id: `one-way-${++sent}`,
+          type: 'APPLY',
+          path: [name],
+          argumentList: args.map((value) => ({ type: 'RAW', value })),
+        });
+        return Promise.resolve();
+      };
+    },
+  });
   const remote = wrap<Api>(guarded);
   return {
     request<T>(
@@ -200,18 +212,12 @@ export function connect<Api, Told extends { t: string } = never>(
     },
     send(ask) {
       if (closed) return undefined;
-      postError = undefined;
-      lastId = undefined;
-      let asked: Promise<unknown>;
       try {
-        asked = ask(remote);
+        ask(oneWay);
       } catch (error) {
-        return error as Error;
+        return error as Error; // not cloneable, say
       }
-      asked.catch(() => {});
-      // No answer comes: Comlink's record of the request is settled here, so it is not kept.
-      if (typeof lastId === 'string') toComlinkAll({ id: lastId, type: 'RAW', value: undefined });
-      return postError;
+      return undefined;
     },
     close(reason) {
       if (closed) return;

@@ -31,7 +31,7 @@ export class PageStoreHost {
     this.#name = name;
   }
 
-  /** The port a worker gets in its `hello`, and how to stop serving it once the worker is gone. */
+  /** The port a worker gets in its `configure`, and how to stop serving it once the worker is gone. */
   link(): { port: MessagePort; stop: () => void } {
     const { port1, port2 } = new MessageChannel();
     const stop = serveStoreOn(port1, () => this.#served(), this.#turns);

@@ -1,7 +1,7 @@
 /**
- * How the pool makes a worker: the factory, and what each new worker is told in its `hello` (the
- * network policy as the worker enforces it, the store) and given to answer it.
- * The pool wires up what a handle reports; this only makes the handle.
+ * How the pool makes a worker: the factory, what each new worker is told in its `configure` (the
+ * network policy as the worker enforces it, the store) and given to answer it, and the answers
+ * to its network questions. The pool wires up what a handle reports; this only makes the handle.
  */
 import { startFailure } from './call-checks';
 import type { NetworkPolicy, PoolConfig } from './pool-options';
@@ -54,7 +54,7 @@ export class WorkerSpawner {
   }
 }
 
-/** The policy for a worker's `hello`: a mode. */
+/** The policy for a worker's `configure`: a mode. */
 export function networkWire(policy: NetworkPolicy): NetworkPolicyWire {
   return policy === 'allow' || policy === 'deny' ? { mode: policy } : { mode: 'ask' };
 }
