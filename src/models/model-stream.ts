@@ -32,8 +32,6 @@ export function modelStream(
     signal?.addEventListener('abort', onAbort, { once: true });
     let good = 0;
     let skipped = 0;
-    /** Read to its end: the request is left to finish (the decoder reads what follows the end marker). */
-    let finished = false;
     /** The error a part means, if any; counts what came. */
     const problem = (part: StreamPart): ModelStreamError | undefined => {
       if (part.type !== 'error') {
@@ -70,7 +68,6 @@ export function modelStream(
         }
       }
       if (good === 0) throw malformed(provider, skipped);
-      finished = true;
     } catch (error) {
       if (controller.signal.aborted) throw controller.signal.reason;
       if (MoatError.isInstance(error)) throw error;
@@ -82,10 +79,8 @@ export function modelStream(
       });
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      // Cancels the request when the consumer stopped early or the answer failed. An answer read
-      // to its end is not: its body may still be closing, and a cancelled one shows as a failed
-      // request in the browser's network log.
-      if (!finished) controller.abort(new DOMException('The model stream was closed', 'AbortError'));
+      // Cancels the request when the consumer stopped early; harmless once it has ended.
+      controller.abort(new DOMException('The model stream was closed', 'AbortError'));
     }
   }
   let parts: AsyncGenerator<StreamPart> | undefined;

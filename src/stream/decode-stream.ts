@@ -50,13 +50,6 @@ export function decodeWith(
   return unitStream(new Decoding(decoder, source, options), { decoder, message: () => decoder.finish() });
 }
 
-/**
- * How long a source ended by `[DONE]` may take to end its body before it is cancelled. The
- * marker comes just before the server closes the response: cancelling the body at once showed
- * every streamed answer as a failed (aborted) request in the browser's network log.
- */
-export const END_GRACE_MS = 2_000;
-
 /** Bytes → payloads (SSE data or NDJSON lines) → each payload's parts, one payload at a time. */
 class Decoding implements UnitSource<StreamPart> {
   readonly #decoder: StreamDecoder;
@@ -68,15 +61,10 @@ class Decoding implements UnitSource<StreamPart> {
   /** The input ended (or `[DONE]` came): what is left is the decoder's flush. */
   #ended = false;
   #flushed = false;
-  /** `[DONE]` came (`seen`); what is left of the body is then read in the background (`reading`). */
-  #marker: 'none' | 'seen' | 'reading' = 'none';
-  /** Cancels the source when the body does not end in time after `[DONE]`. */
-  readonly #giveUp = new AbortController();
 
   constructor(decoder: StreamDecoder, source: ByteSource, options: DecodeStreamOptions) {
     this.#decoder = decoder;
-    const signal = options.signal ? AbortSignal.any([options.signal, this.#giveUp.signal]) : this.#giveUp.signal;
-    this.#chunks = textChunks(source, signal);
+    this.#chunks = textChunks(source, options.signal);
     if ((options.framing ?? 'sse') === 'sse') this.#sse = new SSEParser();
     else this.#ndjson = new NDJSONParser();
   }
@@ -85,11 +73,10 @@ class Decoding implements UnitSource<StreamPart> {
     if (this.#head < this.#payloads.length) {
       const text = this.#payloads[this.#head++] as string;
       if (text !== '[DONE]') return this.#decode(text);
-      // The end marker: what follows it is ignored; the body is read to its end in the background.
+      // The end marker: what follows it is ignored, and reading stops (the source is cancelled).
       this.#payloads = [];
       this.#head = 0;
       this.#ended = true;
-      this.#marker = 'seen';
     }
     if (!this.#ended || this.#flushed) return undefined;
     this.#flushed = true;
@@ -112,26 +99,7 @@ class Decoding implements UnitSource<StreamPart> {
   }
 
   async close(): Promise<void> {
-    if (this.#marker === 'seen') this.#readToEnd();
-    else if (this.#marker === 'none') await this.#chunks.return(undefined);
-  }
-
-  /** After `[DONE]`: what is left of the body is read and dropped, or cancelled after END_GRACE_MS. */
-  #readToEnd(): void {
-    this.#marker = 'reading';
-    const timer = setTimeout(
-      () => this.#giveUp.abort(new DOMException('The answer ended', 'AbortError')),
-      END_GRACE_MS,
-    );
-    void (async () => {
-      try {
-        while (!(await this.#chunks.next()).done);
-      } catch {
-        // Cancelled (the grace ran out, or the caller's signal): nothing was waiting for it.
-      } finally {
-        clearTimeout(timer);
-      }
-    })();
+    await this.#chunks.return(undefined);
   }
 
   /** A chunk of text (or, at the end, undefined) → the payloads it completes. */
