@@ -5,33 +5,11 @@
  * size, largest first. The default entry is bench/bundle/moat-app.ts (`bundle/main-gz`).
  */
 import { gzipSync } from 'node:zlib';
-import { build } from 'vite';
+import { chunksOf } from './bundle';
 
 const root = new URL('../..', import.meta.url).pathname;
 const entry = process.argv[2] ?? 'bench/bundle/moat-app.ts';
-
-interface Chunk {
-  type: 'chunk' | 'asset';
-  fileName: string;
-  code: string;
-  isEntry: boolean;
-  imports: string[];
-  modules: Record<string, { renderedLength: number }>;
-}
-
-const result = await build({
-  root,
-  configFile: false,
-  logLevel: 'silent',
-  build: {
-    write: false,
-    minify: true,
-    target: 'es2022',
-    lib: { entry: `${root}${entry}`, formats: ['es'], fileName: 'app' },
-  },
-});
-const output = (Array.isArray(result) ? result[0] : result) as { output: Chunk[] };
-const chunks = new Map(output.output.filter((c) => c.type === 'chunk').map((c) => [c.fileName, c]));
+const chunks = await chunksOf(entry);
 const atOnce = new Set<string>();
 const visit = (name: string) => {
   if (atOnce.has(name)) return;
@@ -43,12 +21,13 @@ for (const c of chunks.values()) if (c.isEntry) visit(c.fileName);
 let total = 0;
 const byFolder = new Map<string, number>();
 for (const c of chunks.values()) {
-  const gz = gzipSync(c.code, { level: 9 }).length;
+  const code = c.code ?? '';
+  const gz = gzipSync(code, { level: 9 }).length;
   const loaded = atOnce.has(c.fileName);
   if (loaded) total += gz;
-  console.log(`${loaded ? 'at once  ' : 'on demand'} ${c.fileName}: ${c.code.length} B, ${gz} B gzipped`);
+  console.log(`${loaded ? 'at once  ' : 'on demand'} ${c.fileName}: ${code.length} B, ${gz} B gzipped`);
   if (!loaded) continue;
-  const modules = Object.entries(c.modules).sort(([, a], [, b]) => b.renderedLength - a.renderedLength);
+  const modules = Object.entries(c.modules ?? {}).sort(([, a], [, b]) => b.renderedLength - a.renderedLength);
   for (const [id, m] of modules) {
     // A dependency by its package (node_modules may be a link outside the checkout).
     const name = id.replace(/^.*\/node_modules\//, 'node_modules/').replace(root, '');

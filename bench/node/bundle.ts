@@ -9,15 +9,18 @@ import type { BenchCase } from '../case';
 
 const root = new URL('../..', import.meta.url).pathname;
 
-interface Chunk {
+export interface Chunk {
   type: 'chunk' | 'asset';
   fileName: string;
   code?: string;
   isEntry?: boolean;
   imports?: string[];
+  /** Each module's rendered size in the chunk (bundle-breakdown.ts prints them). */
+  modules?: Record<string, { renderedLength: number }>;
 }
 
-async function chunksOf(entry: string): Promise<Map<string, Chunk>> {
+/** The chunks of `entry` built as a page's app would be (Vite, minified, ES modules), by file name. */
+export async function chunksOf(entry: string): Promise<Map<string, Chunk>> {
   const result = await build({
     root,
     configFile: false,
