@@ -4,7 +4,7 @@ import { playwright } from '@vitest/browser-playwright';
 import type { Connect, Plugin } from 'vite';
 import { defineConfig } from 'vite';
 import { bundledText } from './scripts/vite-bundled-text.ts';
-import { workerContentSecurityPolicy } from './src/pool/worker-csp.ts';
+import { workerContentSecurityPolicy } from './src/frame/worker-csp.ts';
 import { chromiumLaunchOptions } from './test/chromium.ts';
 import { SMALL_DISK_PROFILE } from './test/small-disk.ts';
 

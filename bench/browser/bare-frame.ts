@@ -3,7 +3,7 @@
  * sandboxed frame (the sealed CSP) that starts a blob worker and hands it a MessagePort from the
  * page. The floor of the sealed design, for the framed anchors and the first-load floor page.
  */
-import { sealedFrameCsp } from '../../src/pool/framed-worker';
+import { sealedFrameCsp } from '../../src/frame/framed-worker';
 
 /**
  * The frame's script: make a worker from the source it is sent, hand it the port, and the URL of
