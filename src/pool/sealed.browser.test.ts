@@ -95,9 +95,12 @@ describe('a sealed pool (worker: url)', () => {
     pool = createWorkerPool({ worker: '/no/such/tools.js', size: 1, timeoutMs: 5_000 });
     const outcome = await pool.call(call('add', { a: 1, b: 2 })).catch((e: Error) => e);
     expect(outcome).toBeInstanceOf(WorkerStartError);
-    expect((outcome as Error).message).toContain(
-      `the tools module could not be loaded: Could not load the tools module ${location.origin}/no/such/tools.js: it was answered as 'text/html', not JavaScript (is the URL right?).`,
+    const { message } = outcome as Error;
+    expect(message).toContain(
+      `the tools module could not be loaded: Could not load the tools module ${location.origin}/no/such/tools.js: it was answered as 'text/html', not JavaScript.`,
     );
+    // What to write instead, for each bundler.
+    expect(message).toContain("with Vite, import toolsUrl from './tools.worker.ts?worker&url'");
   });
 
   it('is the same pool by the name framedWorkers(url)', async () => {
