@@ -12,6 +12,7 @@ import { describeValue } from '../errors/moat-error';
 import { loadModuleGraph, type ModuleGraph } from './module-graph';
 import { onceUntilFailure } from './once-until-failure';
 import { type FrameWorker, SandboxedFrame } from './sandboxed-frame';
+import { toolsModuleError } from './tools-module-error';
 import { cspOrigin } from './worker-csp';
 
 /**
@@ -75,7 +76,7 @@ export function sealedWorkers(url: string | URL, networkDenied: boolean): () => 
     ]),
   );
   void load().catch(() => {});
-  const frames = new PoolFrame(load, sealedFrameCsp(networkDenied ? [] : '*'));
+  const frames = new PoolFrame(load, sealedFrameCsp(networkDenied ? [] : '*'), scriptUrl);
   return () => new FramedWorker(frames) as unknown as Worker;
 }
 
@@ -103,7 +104,11 @@ class PoolFrame {
   #frame: SandboxedFrame | undefined;
   #closing: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(graph: () => Promise<[ModuleGraph, string]>, csp: string) {
+  /** The tools module's address, for messages. */
+  readonly url: string;
+
+  constructor(graph: () => Promise<[ModuleGraph, string]>, csp: string, url: string) {
+    this.url = url;
     this.#graph = graph;
     this.#csp = csp;
   }
@@ -158,7 +163,17 @@ class FramedWorker extends EventTarget {
           return;
         }
         this.#worker = worker;
-        worker.onBroken = (reason) => this.#fail(reason.replace(/^its /, "its frame's "));
+        // A bundle that loads chunks by importScripts (webpack splits a worker's dependencies off
+        // so) asks for URLs a sealed worker cannot reach: the bundler's setting is the fix.
+        worker.onBroken = (reason) =>
+          this.#fail(
+            /importScripts/.test(reason)
+              ? toolsModuleError(
+                  frames.url,
+                  `its bundle loads another script with importScripts, which a sealed worker cannot (${reason})`,
+                )
+              : reason.replace(/^its /, "its frame's "),
+          );
         // Whatever the worker says shows its frame's process alive (see SandboxedFrame.watch).
         this.#port.addEventListener('message', () => worker.heard());
       },

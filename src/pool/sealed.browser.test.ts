@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { call } from '../../test/pool-helpers';
 import { probeTag } from '../../test/probe-hits';
 import grantsAccessorUrl from '../../test/workers/grants-accessor.worker.ts?worker&url';
+import importScriptsUrl from '../../test/workers/import-scripts.worker.ts?worker&url';
 import networkToolsUrl from '../../test/workers/network.worker.ts?worker&url';
 import toolsUrl from '../../test/workers/tools.worker.ts?worker&url';
 import { createAgent } from '../agent/agent';
@@ -101,6 +102,15 @@ describe('a sealed pool (worker: url)', () => {
     );
     // What to write instead, for each bundler.
     expect(message).toContain("with Vite, import toolsUrl from './tools.worker.ts?worker&url'");
+  });
+
+  it("fails its calls with a WorkerStartError naming webpack's setting when the bundle loads chunks by importScripts", async () => {
+    pool = createWorkerPool({ worker: importScriptsUrl, size: 1, timeoutMs: 5_000 });
+    const outcome = await pool.call(call('add', { a: 1, b: 2 })).catch((e: Error) => e);
+    expect(outcome).toBeInstanceOf(WorkerStartError);
+    const { message } = outcome as Error;
+    expect(message).toContain('its bundle loads another script with importScripts, which a sealed worker cannot');
+    expect(message).toContain('optimization.splitChunks.chunks: (chunk) => !chunk.hasRuntime()');
   });
 
   it('is the same pool by the name framedWorkers(url)', async () => {
