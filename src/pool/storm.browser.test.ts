@@ -118,7 +118,10 @@ describe.each([
           }
           // Each names the call that caused its worker to be stopped.
           expect(failure.error).toBeInstanceOf(WorkerCrashedError);
-          expect((failure.error as WorkerCrashedError).culprit?.toolName).toBe('spin');
+          expect(
+            (failure.error as WorkerCrashedError).culprit?.toolName,
+            `${failure.id}: ${failure.error.message}`,
+          ).toBe('spin');
         }
         if (idempotent) expect(innocentFailures).toEqual([]);
         // The innocent results are right; the hostile calls fail with their own errors.
