@@ -33,7 +33,7 @@ describe('CallLedger', () => {
       () => {},
     );
     expect(b.id).toBe(a.id + 1);
-    expect(a).toMatchObject({ settled: false, worker: undefined, timer: undefined, kills: 0, timeoutMs: 10 });
+    expect(a).toMatchObject({ state: 'queued', settled: false, worker: undefined, kills: 0, timeoutMs: 10 });
     expect(ledger.get(a.id)).toBe(a);
     expect(ledger.all()).toEqual([a, b]);
     ledger.settle(a, undefined, result('a'));

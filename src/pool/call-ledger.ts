@@ -1,34 +1,11 @@
 import type { ToolCall } from '../messages/types';
-import type { CallSpend } from './output-budget';
+import { PoolCall } from './pool-call';
 import type { CallOptions } from './pool-options';
-import type { HeldCall } from './stopped-calls';
 import type { ToolResult } from './tool-result';
-import type { WorkerHandle } from './worker-handle';
-
-/** A call the pool has taken and not yet settled. */
-export interface PendingCall extends HeldCall {
-  id: number;
-  toolCall: ToolCall;
-  options: CallOptions;
-  timeoutMs: number;
-  /** The caller's promise: settled through the ledger only, once. */
-  resolve(result: ToolResult): void;
-  reject(error: unknown): void;
-  settled: boolean;
-  /** The worker it was last sent to; undefined while it waits in a queue. */
-  worker: WorkerHandle | undefined;
-  /**
-   * The time limit of the call's current dispatch once it is posted (a re-sent call gets a new
-   * one); cleared when it settles or goes back to the queue.
-   */
-  timer: ReturnType<typeof setTimeout> | undefined;
-  /** What it has sent back so far, against the page's limits (its turn's too). */
-  spend: CallSpend;
-}
 
 /** The calls watching one signal, and the one listener they share on it. */
 interface Watch {
-  calls: Set<PendingCall>;
+  calls: Set<PoolCall>;
   listener: () => void;
 }
 
@@ -39,8 +16,8 @@ interface Watch {
  * (queues, workers, deadlines) is the pool's.
  */
 export class CallLedger {
-  readonly #calls = new Map<number, PendingCall>();
-  readonly #onAbort: (call: PendingCall, reason: unknown) => void;
+  readonly #calls = new Map<number, PoolCall>();
+  readonly #onAbort: (call: PoolCall, reason: unknown) => void;
   /**
    * The calls under each signal, behind one listener per signal: a turn's calls share its
    * signal, and Chromium looks through a target's listeners on every add and remove, so a
@@ -50,7 +27,7 @@ export class CallLedger {
   #nextId = 1;
 
   /** `onAbort` is told when a call's signal aborts before it settled. */
-  constructor(onAbort: (call: PendingCall, reason: unknown) => void) {
+  constructor(onAbort: (call: PoolCall, reason: unknown) => void) {
     this.#onAbort = onAbort;
   }
 
@@ -61,27 +38,15 @@ export class CallLedger {
     timeoutMs: number,
     resolve: (result: ToolResult) => void,
     reject: (error: unknown) => void,
-  ): PendingCall {
-    const call: PendingCall = {
-      id: this.#nextId++,
-      toolCall,
-      options,
-      timeoutMs,
-      resolve,
-      reject,
-      settled: false,
-      worker: undefined,
-      timer: undefined,
-      kills: 0,
-      spend: { progress: 0, turn: options.turn },
-    };
+  ): PoolCall {
+    const call = new PoolCall(this.#nextId++, toolCall, options, timeoutMs, resolve, reject);
     this.#calls.set(call.id, call);
     if (options.signal) this.#watch(options.signal, call);
     return call;
   }
 
   /** The unsettled call with this id. */
-  get(id: number): PendingCall | undefined {
+  get(id: number): PoolCall | undefined {
     return this.#calls.get(id);
   }
 
@@ -91,26 +56,22 @@ export class CallLedger {
   }
 
   /** The unsettled calls, in the order they were taken (a copy: settling them is safe). */
-  all(): PendingCall[] {
+  all(): PoolCall[] {
     return [...this.#calls.values()];
   }
 
   /**
    * Settle the call: rejected with `error` (or with `rawReason`, an abort signal's reason exactly
-   * as given, when there is one), or else resolved with `result`. A call settles once: nothing
-   * happens to one settled before.
+   * as given, when there is one), or else resolved with `result` (see `PoolCall.settle`). A call
+   * settles once: nothing happens to one settled before.
    */
-  settle(call: PendingCall, error: Error | undefined, result?: ToolResult, rawReason?: unknown): void {
-    if (call.settled) return;
-    call.settled = true;
-    clearTimeout(call.timer);
+  settle(call: PoolCall, error: Error | undefined, result?: ToolResult, rawReason?: unknown): void {
+    if (!call.settle(error, result, rawReason)) return;
     this.#calls.delete(call.id);
     if (call.options.signal) this.#unwatch(call.options.signal, call);
-    if (error) call.reject(rawReason !== undefined ? rawReason : error);
-    else call.resolve(result as ToolResult);
   }
 
-  #watch(signal: AbortSignal, call: PendingCall): void {
+  #watch(signal: AbortSignal, call: PoolCall): void {
     const watch = this.#watches.get(signal);
     if (watch) {
       watch.calls.add(call);
@@ -127,7 +88,7 @@ export class CallLedger {
   }
 
   /** A settled call stops watching; the signal's listener goes with its last call. */
-  #unwatch(signal: AbortSignal, call: PendingCall): void {
+  #unwatch(signal: AbortSignal, call: PoolCall): void {
     const watch = this.#watches.get(signal);
     if (!watch?.calls.delete(call) || watch.calls.size > 0) return;
     this.#watches.delete(signal);

@@ -11,9 +11,9 @@ export interface HeldCall {
   readonly id: number;
   readonly toolCall: { readonly id: string; readonly name: string };
   /** Times a worker was stopped while this call ran on it; a second is final. */
-  kills: number;
+  readonly kills: number;
   /** Its time ran out while its worker was being stopped for another call. */
-  timedOut?: ToolTimeoutError;
+  readonly timedOut?: ToolTimeoutError | undefined;
 }
 
 export interface StoppedWorker<C extends HeldCall> {
@@ -54,7 +54,8 @@ export interface Verdict<C extends HeldCall> {
  *   that call). A crash nobody is blamed for makes every call it was running a suspect.
  * A worker that never connected fails everything it was sent with `WorkerStartError`.
  *
- * Counts each started call's kill and clears a never-started call's `timedOut`.
+ * Pure: it changes no call. The pool moves each as told (`PoolCall.requeue` counts a re-run's
+ * kill and forgets a never-started call's timeout: its clock starts again elsewhere).
  */
 export function judgeStoppedCalls<C extends HeldCall>(worker: StoppedWorker<C>): Verdict<C> {
   const { connected, reason } = worker;
@@ -65,7 +66,6 @@ export function judgeStoppedCalls<C extends HeldCall>(worker: StoppedWorker<C>):
     if (!connected) verdict.failed.push([call, new WorkerStartError({ reason })]);
     else if (worker.unstarted.has(call.id)) {
       verdict.recovered++;
-      delete call.timedOut;
       verdict.retry.push(call);
     } else if (call.timedOut) {
       overdue ??= call;
@@ -83,8 +83,7 @@ export function judgeStoppedCalls<C extends HeldCall>(worker: StoppedWorker<C>):
   }
   for (const call of started) {
     const { id: toolCallId, name: toolName } = call.toolCall;
-    call.kills++;
-    if (call.kills === 1 && worker.idempotent.has(toolName) && culprit?.toolCallId !== toolCallId) {
+    if (call.kills === 0 && worker.idempotent.has(toolName) && culprit?.toolCallId !== toolCallId) {
       verdict.rerun.push(call);
       verdict.retry.push(call);
     } else verdict.failed.push([call, new WorkerCrashedError({ toolName, toolCallId, reason, culprit })]);
