@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CallLedger } from './call-ledger';
-import type { ToolResult } from './tool-result';
+import { CallLedger } from './pool-call';
+import type { ToolResult } from './pool-options';
 
 const toolCall = (id: string) => ({ id, name: 'add', args: { a: 1 } });
 const result = (toolCallId: string): ToolResult => ({ toolCallId, name: 'add', content: '2', kind: 'json' });

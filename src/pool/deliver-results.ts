@@ -9,9 +9,8 @@ import { isSerializedError, reviveError, type SerializedError } from '../errors/
 import { ToolOutputError } from '../errors/tool-output-error';
 import { findNonJSON, isPlainObject } from '../json/json-value';
 import { mediaProblem } from '../messages/message-json';
-import type { CallLedger } from './call-ledger';
 import { charge, type OutputLimits, overLimit, resultParts } from './output-budget';
-import type { PoolCall } from './pool-call';
+import type { CallLedger, PoolCall } from './pool-call';
 import type { CallResult, OutEntry, WorkerToPage } from './protocol';
 import type { WorkerHandle } from './worker-handle';
 

@@ -10,8 +10,8 @@ import { WorkerStartError } from '../errors/worker-start-error';
 import { workerContentSecurityPolicy } from '../frame/worker-csp';
 import { CallClock } from './call-clock';
 import { type CallSpend, charge, OUTPUT_LIMITS, type OutputLimits, overLimit } from './output-budget';
+import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './pool-call';
 import { StartedCalls } from './started-calls';
-import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './stopped-calls';
 
 describe('CallClock', () => {
   type FakeCall = { id: string; timer: ReturnType<typeof setTimeout> | undefined };

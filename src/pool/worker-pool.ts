@@ -9,10 +9,11 @@ import type { ToolSpec } from '../providers/tool-spec';
 import { checkCallOptions, checkToolCall, outcomeOf, startFailure, unsendable } from './call-checks';
 import { CallClock, resolveTimeLimit } from './call-clock';
 import { CallDispatch, Quarantine } from './call-dispatch';
-import { CallLedger } from './call-ledger';
 import { deliverResults, isOutMessage, notify, type ResultSink } from './deliver-results';
 import type { OutputLimits } from './output-budget';
 import type { PoolCall } from './pool-call';
+import { CallLedger, judgeStoppedCalls } from './pool-call';
+import type { ToolName, ToolOutput, ToolResult, ToolSet, TypedToolCall } from './pool-options';
 import {
   type CallOptions,
   type CallOutcome,
@@ -21,13 +22,9 @@ import {
   type WorkerPoolOptions,
 } from './pool-options';
 import type { CallRequest, ToolDescriptor, WorkerToPage } from './protocol';
-import { judgeStoppedCalls } from './stopped-calls';
 import { ToolCatalog } from './tool-catalog';
-import type { ToolResult } from './tool-result';
-import type { ToolName, ToolOutput, ToolSet, TypedToolCall } from './typed-tools';
 import type { WorkerHandle } from './worker-handle';
-import { WorkerRoster } from './worker-roster';
-import { WorkerSpawner } from './worker-spawner';
+import { WorkerRoster, WorkerSpawner } from './worker-roster';
 
 export type { CallOptions, CallOutcome, NetworkPolicy, PoolStats, WorkerPoolOptions } from './pool-options';
 
