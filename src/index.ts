@@ -94,7 +94,7 @@ export {
 } from './models/index';
 export type { ChatModel, ModelSettings } from './models/types';
 export type { OutputOf, OutputSchema, StandardSchema } from './output/index';
-export { resultValue, type ToolResult } from './pool/tool-result';
+export { resultValue, type ToolResult } from './pool/pool-options';
 export {
   type CallOptions,
   createWorkerPool,

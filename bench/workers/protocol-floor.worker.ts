@@ -5,12 +5,18 @@
 // started count). No tool server, no page-side pool: the anchor says what the wire itself costs.
 import * as z from 'zod/mini';
 import { safeParse } from 'zod/v4/core';
-import type { PageToWorker, WorkerToPage } from '../../src/pool/protocol';
+import type { CallRequest, WorkerToPage } from '../../src/pool/protocol';
+
+/**
+ * The one message this floor takes (bench/browser/pool.ts posts it): the pool itself sends its
+ * calls by Comlink now, so the hand-made shape is the bench's own, not the protocol's.
+ */
+type CallsMessage = { t: 'calls'; calls: CallRequest[] };
 
 const input = z.object({ i: z.number() });
 let started = 0;
 
-self.onmessage = (event: MessageEvent<Extract<PageToWorker, { t: 'calls' }>>) => {
+self.onmessage = (event: MessageEvent<CallsMessage>) => {
   const call = event.data.calls[0];
   if (!call) return;
   started++;

@@ -8,7 +8,7 @@ import { ToolInvoker } from '../invoker/tool-invoker';
 import { checkSettings } from '../models/settings';
 import type { ChatModel, ModelSettings } from '../models/types';
 import { checkOutputSchema, type OutputSchema } from '../output/output-schema';
-import type { ToolSet } from '../pool/typed-tools';
+import type { ToolSet } from '../pool/pool-options';
 import type { WorkerPool } from '../pool/worker-pool';
 import type { ModelKnowledge } from './open-answer';
 import type { StepAgent } from './step';

@@ -2,7 +2,7 @@ import { describeValue } from '../errors/moat-error';
 import { eventStream, followSignal } from '../invoker/event-stream';
 import type { ToolInvoker } from '../invoker/tool-invoker';
 import { type OutputOf, type OutputSchema, resolveOutput } from '../output/output-schema';
-import type { ToolSet } from '../pool/typed-tools';
+import type { ToolSet } from '../pool/pool-options';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { ThreadSummary } from '../store/thread-summary';
 import { agentParts, type RunRules } from './agent-options';

@@ -5,7 +5,7 @@ import type { ContentPartInput } from '../messages/to-content-part';
 import type { AIMessage, Message, ToolCall, ToolMessage, Usage } from '../messages/types';
 import type { ChatModel, ModelSettings } from '../models/types';
 import type { OutputSchema } from '../output/output-schema';
-import type { ToolSet } from '../pool/typed-tools';
+import type { ToolSet } from '../pool/pool-options';
 import type { WorkerPool } from '../pool/worker-pool';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Checkpointer } from '../store/checkpointer';

@@ -8,8 +8,8 @@ import type {
   ToolCall,
   ToolMessage,
 } from '../messages/types';
+import type { ToolName, ToolOutput, ToolSet } from '../pool/pool-options';
 import type { ResultFormat } from '../pool/protocol';
-import type { ToolName, ToolOutput, ToolSet } from '../pool/typed-tools';
 import type { WorkerPool } from '../pool/worker-pool';
 import type { ToolSpec } from '../providers/tool-spec';
 import type { Store } from '../store/types';

@@ -10,9 +10,8 @@ import { ToolInputValidationError } from '../errors/tool-input-validation-error'
 import { WorkerStartError } from '../errors/worker-start-error';
 import { isPlainObject } from '../json/json-value';
 import type { ToolCall } from '../messages/types';
-import type { CallOutcome } from './pool-options';
+import type { CallOutcome, ToolResult } from './pool-options';
 import { PROTOCOL_VERSION, type ToolDescriptor } from './protocol';
-import type { ToolResult } from './tool-result';
 
 export function checkToolCall(toolCall: ToolCall): Error | undefined {
   try {

@@ -23,7 +23,7 @@ interface Grace<Worker> {
  * for the calls a worker is told to stop in the same tick: a turn of 10,000 calls stopped at once
  * set 10,000 timers in one task).
  */
-export class CallClock<Call extends { timer: ReturnType<typeof setTimeout> | undefined }, Worker> {
+export class CallClock<Call, Worker> {
   /** Cancelled calls a worker may still be running, by pool call id. */
   readonly #abandoned = new Map<number, Grace<Worker>>();
   /** The grace each worker's cancels of this tick share. */
@@ -43,9 +43,12 @@ export class CallClock<Call extends { timer: ReturnType<typeof setTimeout> | und
     this.#ignoredAbort = ignoredAbort;
   }
 
-  /** `call` must be over within `ms` (`Infinity`: no limit); `timedOut` is told when it is not. */
-  due(call: Call, ms: number): void {
-    if (Number.isFinite(ms)) call.timer = setTimeout(this.#timedOut, Math.min(ms, MAX_TIMER_MS), call);
+  /**
+   * `call` must be over within `ms` (`Infinity`: no limit); `timedOut` is told when it is not.
+   * Returns the timer, for the call to clear (see `PoolCall.posted`).
+   */
+  due(call: Call, ms: number): ReturnType<typeof setTimeout> | undefined {
+    return Number.isFinite(ms) ? setTimeout(this.#timedOut, Math.min(ms, MAX_TIMER_MS), call) : undefined;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CallDispatch, Quarantine } from './call-dispatch';
-import type { PendingCall } from './call-ledger';
+import { PoolCall } from './pool-call';
 import type { CallOptions } from './pool-options';
 import type { CallRequest } from './protocol';
 import type { WorkerHandle } from './worker-handle';
@@ -20,21 +20,16 @@ const fake = (name: string): FakeWorker => ({
 });
 
 let nextId = 1;
-function pending(name: string, options: CallOptions = {}): PendingCall {
+function pending(name: string, options: CallOptions = {}): PoolCall {
   const id = nextId++;
-  return {
+  return new PoolCall(
     id,
-    toolCall: { id: `call_${id}`, name, args: { n: id } },
+    { id: `call_${id}`, name, args: { n: id } },
     options,
-    timeoutMs: 1000,
-    resolve: () => {},
-    reject: () => {},
-    spend: { progress: 0 },
-    settled: false,
-    worker: undefined,
-    timer: undefined,
-    kills: 0,
-  };
+    1000,
+    () => {},
+    () => {},
+  );
 }
 
 /**
@@ -101,7 +96,7 @@ describe('CallDispatch', () => {
     const [gone, kept] = [pending('add'), pending('add')];
     dispatch.push(gone);
     dispatch.push(kept);
-    gone.settled = true;
+    gone.settle(new Error('aborted'));
     dispatch.pump();
     expect(w.sent.map((r) => r.id)).toEqual([kept.id]);
     expect(dispatch.waiting).toBe(false);
@@ -132,7 +127,7 @@ describe('CallDispatch', () => {
     const [later, settled, first, second] = [pending('add'), pending('add'), pending('add'), pending('add')];
     dispatch.push(later);
     dispatch.push(settled);
-    settled.settled = true;
+    settled.settle(new Error('aborted'));
     dispatch.pushFront([first, second]);
     dispatch.pump(); // no worker has room
     expect(dispatch.takeQueued()).toEqual([first, second, later]);

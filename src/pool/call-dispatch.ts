@@ -3,7 +3,7 @@
  * least-loaded shared worker with room; a quarantined tool's calls wait apart for an isolated
  * worker, one call at a time. A call settled while it waited (aborted, say) is dropped here.
  */
-import type { PendingCall } from './call-ledger';
+import type { PoolCall } from './pool-call';
 import type { CallRequest } from './protocol';
 import type { WorkerHandle } from './worker-handle';
 import type { WorkerRoster } from './worker-roster';
@@ -19,9 +19,9 @@ export interface CallDispatchDeps {
 }
 
 export class CallDispatch {
-  readonly #queue = new Fifo<PendingCall>();
+  readonly #queue = new Fifo<PoolCall>();
   /** Calls of quarantined tools, waiting for an isolated worker. */
-  readonly #isolatedQueue = new Fifo<PendingCall>();
+  readonly #isolatedQueue = new Fifo<PoolCall>();
   readonly #deps: CallDispatchDeps;
   #pumping = false;
 
@@ -39,18 +39,18 @@ export class CallDispatch {
     return this.#queue.size > 0 || this.#isolatedQueue.size > 0;
   }
 
-  push(call: PendingCall): void {
+  push(call: PoolCall): void {
     this.#queue.push(call);
   }
 
   /** Calls that go before everything waiting (re-sent after their worker stopped), in their order. */
-  pushFront(calls: readonly PendingCall[]): void {
+  pushFront(calls: readonly PoolCall[]): void {
     this.#queue.pushFront(calls);
   }
 
   /** Take every call waiting for a shared worker out of the queue. */
-  takeQueued(): PendingCall[] {
-    const taken: PendingCall[] = [];
+  takeQueued(): PoolCall[] {
+    const taken: PoolCall[] = [];
     for (let call = this.#queue.shift(); call; call = this.#queue.shift()) if (!call.settled) taken.push(call);
     return taken;
   }
@@ -108,9 +108,9 @@ export class CallDispatch {
     }
   }
 
-  #send(call: PendingCall, worker: WorkerHandle, isolated: boolean): void {
+  #send(call: PoolCall, worker: WorkerHandle, isolated: boolean): void {
     this.#deps.dispatched(worker, isolated);
-    call.worker = worker;
+    call.send(worker);
     const tc = call.toolCall;
     const request: CallRequest = { id: call.id, toolCallId: tc.id, name: tc.name, args: tc.args };
     const o = call.options;

@@ -9,8 +9,8 @@ import { isSerializedError, reviveError, type SerializedError } from '../errors/
 import { ToolOutputError } from '../errors/tool-output-error';
 import { findNonJSON, isPlainObject } from '../json/json-value';
 import { mediaProblem } from '../messages/message-json';
-import type { CallLedger, PendingCall } from './call-ledger';
 import { charge, type OutputLimits, overLimit, resultParts } from './output-budget';
+import type { CallLedger, PoolCall } from './pool-call';
 import type { CallResult, OutEntry, WorkerToPage } from './protocol';
 import type { WorkerHandle } from './worker-handle';
 
@@ -47,7 +47,7 @@ export interface ResultSink {
   clock: { answered(id: number): void };
   limits: OutputLimits;
   /** A call still running sent more progress than the page accepts: fail it and stop it. */
-  refuse(call: PendingCall, error: Error): void;
+  refuse(call: PoolCall, error: Error): void;
 }
 
 /**

@@ -12,8 +12,8 @@ import { ToolOutputLimitError } from '../errors/tool-output-limit-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
+import { resultValue } from './pool-options';
 import { PROTOCOL_VERSION } from './protocol';
-import { resultValue } from './tool-result';
 import { WorkerHandle } from './worker-handle';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
 

@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { call } from '../../test/pool-helpers';
 import { PageStoreHost } from '../frame/page-store-host';
+import { resultValue } from './pool-options';
 import { PROTOCOL_VERSION } from './protocol';
-import { resultValue } from './tool-result';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
 
 const hostile = () =>

@@ -5,10 +5,9 @@
  */
 export { framedWorkers } from '../frame/framed-worker';
 export { workerContentSecurityPolicy } from '../frame/worker-csp';
-export type { ToolGrant } from './pool-options';
+export type { ToolArgs, ToolGrant, ToolName, ToolOutput, ToolSet, TypedToolCall } from './pool-options';
+export { resultValue, type ToolResult } from './pool-options';
 export type { CallResult, NetworkPolicyWire, ResultFormat, ToolDescriptor } from './protocol';
-export { resultValue, type ToolResult } from './tool-result';
-export type { ToolArgs, ToolName, ToolOutput, ToolSet, TypedToolCall } from './typed-tools';
 export {
   type CallOptions,
   type CallOutcome,

@@ -8,7 +8,7 @@ import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { ToolInvoker } from '../invoker/tool-invoker';
 import type { ToolEvent } from '../invoker/types';
 import { aiMessage } from '../messages/constructors';
-import { resultValue } from './tool-result';
+import { resultValue } from './pool-options';
 import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
 
 let pool: WorkerPool | undefined;

@@ -2,15 +2,18 @@
  * What a pool is given, checked: the options, their defaults, and the call options and
  * figures it reports. A bad option is a `TypeError` that names it, thrown by `createWorkerPool`.
  */
+
+import type { ToolDefinition } from '../../worker/define-tool';
+import type { WithArtifact, WithUpdate } from '../../worker/results';
 import { describeValue } from '../errors/moat-error';
 import { checkCount, checkDuration } from '../errors/option-checks';
 import { sealedWorkers } from '../frame/framed-worker';
 import { PageStoreHost } from '../frame/page-store-host';
 import { isPlainObject } from '../json/json-value';
+import type { FilePart, ImagePart } from '../messages/types';
 import { checkNamespace } from '../store/validate';
 import { OUTPUT_LIMITS, type OutputLimits, type TurnBudget } from './output-budget';
 import type { ResultFormat } from './protocol';
-import type { ToolResult } from './tool-result';
 
 /** Which URLs tool code may reach: all, none, or those the function allows (evaluated on the page). */
 export type NetworkPolicy = 'allow' | 'deny' | ((url: string, api: string) => boolean);
@@ -271,4 +274,96 @@ export function resolvePoolOptions(options: WorkerPoolOptions): PoolConfig {
     make: sealed ? sealedWorkers(worker, network === 'deny') : worker,
     storeHost: sealed && options.store !== undefined ? new PageStoreHost(options.store) : undefined,
   };
+}
+
+/**
+ * Types only: a pool typed by the tools its worker module serves. The module exports its list,
+ * the page imports only its type (nothing of the worker's code reaches the page):
+ *
+ *     // tools.worker.ts
+ *     export const tools = [multiply, remember] as const;
+ *     serveTools(tools);
+ *     // the page
+ *     import type { tools } from './tools.worker';
+ *     const pool = createWorkerPool<typeof tools>({ worker: toolsUrl });
+ *     const r = await pool.call({ id: 'c1', name: 'multiply', args: { a: 3, b: 12 } }); // checked
+ *     resultValue(r); // number
+ */
+
+/** The tools of a worker module, as `typeof tools` (any list of `defineTool` results). */
+// biome-ignore lint/suspicious/noExplicitAny: any tool's arguments and result
+export type ToolSet = readonly ToolDefinition<string, any, any>[];
+
+/** The names a set serves (any string for an untyped pool). */
+export type ToolName<T extends ToolSet> = T[number]['name'];
+
+type Definition<T extends ToolSet, N> = Extract<T[number], { readonly name: N }>;
+
+/** What a call to tool `N` sends (any JSON object for an untyped pool). */
+export type ToolArgs<T extends ToolSet, N extends string> = string extends N
+  ? Record<string, unknown>
+  : Definition<T, N> extends ToolDefinition<string, infer A, unknown>
+    ? A
+    : never;
+
+/**
+ * What tool `N`'s call gives back, as `resultValue` reads it (`unknown` for an untyped pool):
+ * what `run` returned, read back from its JSON; the result of a `withUpdate`; the text of a
+ * `withArtifact` (its artifact rides beside it) or of a `{ content: parts }` (its images and
+ * files ride beside it); `''` (or `null` with `resultFormat: 'json'`)
+ * for nothing.
+ */
+export type ToolOutput<T extends ToolSet, N extends string> = string extends N
+  ? unknown
+  : Definition<T, N> extends ToolDefinition<string, unknown, infer R>
+    ? Returned<R>
+    : never;
+
+/** A returned value as it comes back (only plain JSON data passes the worker's check). */
+type Returned<R> =
+  R extends WithUpdate<infer Inner>
+    ? Returned<Inner>
+    : // A parts result's `type`s widen to string where `run`'s return type is inferred.
+      R extends WithArtifact | { content: string; artifact: unknown } | { content: readonly { type: string }[] }
+      ? string
+      : // biome-ignore lint/suspicious/noConfusingVoidType: a run that returns nothing is typed void
+        R extends undefined | void
+        ? '' | null
+        : R;
+
+/** A call of one of the set's tools, its arguments checked against that tool's. */
+export type TypedToolCall<T extends ToolSet, N extends ToolName<T> = ToolName<T>> = {
+  id: string;
+  name: N;
+  args: ToolArgs<T, N>;
+};
+
+/**
+ * What a tool call gave back, converted in the worker. Plain data. A typed pool's results carry
+ * the tool's name and its result type (read the value with `resultValue`).
+ */
+export interface ToolResult<Name extends string = string, Output = unknown> {
+  toolCallId: string;
+  name: Name;
+  /** The text for the model. */
+  content: string;
+  /** `'json'` when `content` is the JSON of a value (read it back with `resultValue`). */
+  kind: 'text' | 'json';
+  /** Structured data kept beside the text. */
+  artifact?: unknown;
+  /** State updates the tool asked for (`withUpdate(result, update)`). */
+  update?: Record<string, unknown>;
+  /** Images and files the tool gave beside its text (`{ content: parts }`), as base64. */
+  media?: (ImagePart | FilePart)[];
+  /** Types only, never set: what the tool returned, before it became `content`. */
+  readonly '~output'?: Output;
+}
+
+/**
+ * The value a tool returned: the JSON parsed back, or the text.
+ *
+ * @example const n = resultValue(await pool.call({ id: 'c1', name: 'multiply', args: { a: 3, b: 12 } })) // 36
+ */
+export function resultValue<Output>(result: ToolResult<string, Output>): Output {
+  return result.kind === 'json' ? JSON.parse(result.content) : (result.content as Output);
 }

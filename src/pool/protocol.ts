@@ -122,13 +122,6 @@ export interface ToolWorkerApi {
   stop(): { started: number };
 }
 
-/**
- * A batch of calls as a hand-made message: the pool's own requests are Comlink's now
- * (`ToolWorkerApi.calls`). Only bench/workers/protocol-floor.worker.ts names it, for the wire's
- * floor it measures; it goes when that worker names its own type.
- */
-export type PageToWorker = { t: 'calls'; calls: CallRequest[] };
-
 /** A successful result, converted in the worker. */
 export interface CallResult {
   /** The text for the model: the tool's string, or the JSON of its value. */

@@ -10,8 +10,8 @@ import { WorkerStartError } from '../errors/worker-start-error';
 import { workerContentSecurityPolicy } from '../frame/worker-csp';
 import { CallClock } from './call-clock';
 import { type CallSpend, charge, OUTPUT_LIMITS, type OutputLimits, overLimit } from './output-budget';
+import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './pool-call';
 import { StartedCalls } from './started-calls';
-import { type HeldCall, judgeStoppedCalls, type StoppedWorker } from './stopped-calls';
 
 describe('CallClock', () => {
   type FakeCall = { id: string; timer: ReturnType<typeof setTimeout> | undefined };
@@ -54,10 +54,10 @@ describe('CallClock', () => {
       () => {},
     );
     const [late, endless, settled]: FakeCall[] = ['late', 'endless', 'settled'].map((id) => ({ id, timer: undefined }));
-    for (const call of [late, settled]) if (call) clock.due(call, 50);
-    if (endless) clock.due(endless, Number.POSITIVE_INFINITY);
+    for (const call of [late, settled]) if (call) call.timer = clock.due(call, 50);
+    if (endless) endless.timer = clock.due(endless, Number.POSITIVE_INFINITY);
     expect(endless?.timer).toBeUndefined();
-    clearTimeout(settled?.timer); // as the ledger does when a call settles
+    clearTimeout(settled?.timer); // as a PoolCall does when it settles
     vi.advanceTimersByTime(49);
     expect(timedOut).toEqual([]);
     vi.advanceTimersByTime(1);
@@ -249,8 +249,8 @@ describe('judgeStoppedCalls', () => {
     expect(verdict.retry.map((c) => c.id)).toEqual([2, 3, 4]);
     expect(verdict.recovered).toBe(3);
     expect(verdict.failed).toEqual([]);
-    expect(late.timedOut).toBeUndefined(); // it never ran: its clock starts again elsewhere
-    expect(late.kills).toBe(0);
+    // Pure: it never ran, so no kill is counted (and PoolCall.requeue forgets its timeout).
+    expect(late).toEqual(call(2, 'add', { timedOut }));
   });
 
   it('fails a started call with WorkerCrashedError naming the culprit, and one that ran out of time with its timeout', () => {
@@ -281,10 +281,11 @@ describe('judgeStoppedCalls', () => {
     expect(first.rerun).toEqual([innocent]);
     expect(first.retry).toEqual([innocent]);
     expect(first.failed.map(([c]) => c)).toEqual([culprit]);
-    const second = judgeStoppedCalls(stopped({ sent: [innocent], idempotent: new Set(['read']) }));
+    // Its first kill counted (as PoolCall.requeue counts it for a re-run), a second is final.
+    const again = { ...innocent, kills: 1 };
+    const second = judgeStoppedCalls(stopped({ sent: [again], idempotent: new Set(['read']) }));
     expect(second.rerun).toEqual([]);
     expect(second.failed[0]?.[1]).toBeInstanceOf(WorkerCrashedError);
-    expect(innocent.kills).toBe(2);
   });
 
   it('blames the one call running in a crash with no culprit, and suspects every call when several ran', () => {
@@ -328,7 +329,7 @@ describe('judgeStoppedCalls', () => {
       stopped({ sent: [call(1, 'hog'), innocent], unstarted: new Set([2]), culprit: undefined }),
     );
     expect(verdict.retry).toEqual([innocent]);
-    expect(innocent.timedOut).toBeUndefined();
+    expect(verdict.failed.map(([c]) => c)).not.toContain(innocent); // its timeout is not its fate
     expect(verdict.suspects).toEqual(['hog']);
     expect((verdict.failed[0] as [HeldCall, WorkerCrashedError])[1].culprit).toEqual({
       toolCallId: 'call_1',

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { countFrames } from '../../test/frames';
 import { call, testPool } from '../../test/pool-helpers';
-import { resultValue } from './tool-result';
+import { resultValue } from './pool-options';
 import type { WorkerPool } from './worker-pool';
 
 let pool: WorkerPool | undefined;

@@ -1,7 +1,7 @@
 // What a tool sees and gives back through the pool: streams, state, context, results.
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, testPool, watchRuns } from '../../test/pool-helpers';
-import { resultValue } from './tool-result';
+import { resultValue } from './pool-options';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
 
 let pool: WorkerPool | undefined;

@@ -17,7 +17,7 @@ import { PageStoreHost } from '../frame/page-store-host';
 import type { Message, ToolMessage } from '../messages/types';
 import { scriptedModel } from '../models/scripted-model';
 import { openIndexedDBStore } from '../store/indexeddb-store';
-import { resultValue } from './tool-result';
+import { resultValue } from './pool-options';
 import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from './worker-pool';
 
 // Sealed tools, the default (`worker: url`): a sandboxed frame at an opaque origin, a process apart

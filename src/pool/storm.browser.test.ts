@@ -5,7 +5,7 @@ import { settle, testPool, watchRuns } from '../../test/pool-helpers';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolTimeoutError } from '../errors/tool-timeout-error';
 import { WorkerCrashedError } from '../errors/worker-crashed-error';
-import { resultValue, type ToolResult } from './tool-result';
+import { resultValue, type ToolResult } from './pool-options';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
 
 const N = 1000;

@@ -6,8 +6,8 @@ import { createAgent } from '../agent/agent';
 import { createChat } from '../chat/create-chat';
 import { ToolInvoker } from '../invoker/tool-invoker';
 import { scriptedModel } from '../models/scripted-model';
-import { resultValue, type ToolResult } from './tool-result';
-import type { ToolArgs, ToolName, ToolOutput } from './typed-tools';
+import type { ToolArgs, ToolName, ToolOutput } from './pool-options';
+import { resultValue, type ToolResult } from './pool-options';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
 
 // What a worker module exports as `typeof tools` (types only: nothing here runs a worker).

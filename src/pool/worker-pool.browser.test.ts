@@ -4,7 +4,7 @@ import { MoatError } from '../errors/moat-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { ToolInputValidationError } from '../errors/tool-input-validation-error';
 import { ToolNotFoundError } from '../errors/tool-not-found-error';
-import { resultValue } from './tool-result';
+import { resultValue } from './pool-options';
 import type { WorkerPool } from './worker-pool';
 
 let pool: WorkerPool | undefined;

@@ -9,9 +9,11 @@ import type { ToolSpec } from '../providers/tool-spec';
 import { checkCallOptions, checkToolCall, outcomeOf, startFailure, unsendable } from './call-checks';
 import { CallClock, resolveTimeLimit } from './call-clock';
 import { CallDispatch, Quarantine } from './call-dispatch';
-import { CallLedger, type PendingCall } from './call-ledger';
 import { deliverResults, isOutMessage, notify, type ResultSink } from './deliver-results';
 import type { OutputLimits } from './output-budget';
+import type { PoolCall } from './pool-call';
+import { CallLedger, judgeStoppedCalls } from './pool-call';
+import type { ToolName, ToolOutput, ToolResult, ToolSet, TypedToolCall } from './pool-options';
 import {
   type CallOptions,
   type CallOutcome,
@@ -20,13 +22,9 @@ import {
   type WorkerPoolOptions,
 } from './pool-options';
 import type { CallRequest, ToolDescriptor, WorkerToPage } from './protocol';
-import { judgeStoppedCalls } from './stopped-calls';
 import { ToolCatalog } from './tool-catalog';
-import type { ToolResult } from './tool-result';
-import type { ToolName, ToolOutput, ToolSet, TypedToolCall } from './typed-tools';
 import type { WorkerHandle } from './worker-handle';
-import { WorkerRoster } from './worker-roster';
-import { WorkerSpawner } from './worker-spawner';
+import { WorkerRoster, WorkerSpawner } from './worker-roster';
 
 export type { CallOptions, CallOutcome, NetworkPolicy, PoolStats, WorkerPoolOptions } from './pool-options';
 
@@ -35,7 +33,7 @@ const STOP_WAIT_MS = 50;
 
 /** Why a worker is being stopped: the call at fault (settled with `error`), when there is one. */
 interface Fault {
-  call?: PendingCall;
+  call?: PoolCall;
   error?: Error;
   culprit?: Culprit;
 }
@@ -69,7 +67,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
   /** The calls taken and not settled; each settles there, once. */
   readonly #calls = new CallLedger((call, reason) => this.#abort(call, reason));
   /** Time limits: each call's deadline, and the grace a cancelled call gets to stop. */
-  readonly #clock: CallClock<PendingCall, WorkerHandle>;
+  readonly #clock: CallClock<PoolCall, WorkerHandle>;
   /** What happened, for `stats`. */
   readonly #counts = { restarted: 0, rerun: 0, recovered: 0, quarantined: 0 };
   #closed = false;
@@ -218,7 +216,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
       if (!this.#workers.alive) queueMicrotask(() => this.#failQueued(failure as Error));
       throw failure;
     }
-    handle.onSent = (requests) => this.#started(requests);
+    handle.onSent = (requests) => this.#started(handle, requests);
     handle.onUnsendable = (request, error) => {
       const call = this.#calls.get(request.id);
       if (call) this.#calls.settle(call, unsendable(call, error));
@@ -313,13 +311,10 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     const retry = verdict.retry;
     if (!connected && this.#workers.shared.length === 0) this.#catalog.forget();
 
-    // Calls that never ran (or run again) go first, in their original order.
-    // The time limit of the dispatch that ended no longer holds.
-    for (const call of retry) {
-      call.worker = undefined;
-      clearTimeout(call.timer);
-      call.timer = undefined;
-    }
+    // Calls that never ran (or run again) go first, in their original order; a re-run counts
+    // its kill (a second is final).
+    const rerun = new Set(verdict.rerun);
+    for (const call of retry) call.requeue(rerun.has(call));
     this.#dispatch.pushFront(retry);
     if (this.#closed) return;
     // A worker that never started: do not loop on a broken script; fail what waits.
@@ -331,7 +326,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     for (const call of this.#dispatch.takeQueued()) this.#calls.settle(call, error);
   }
 
-  #abort(call: PendingCall, reason: unknown): void {
+  #abort(call: PoolCall, reason: unknown): void {
     if (call.settled) return;
     const worker = call.worker;
     this.#calls.settle(
@@ -351,14 +346,16 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
   }
 
   /** Deadlines start when calls are posted, or when the worker is up if it is still starting. */
-  #started(requests: CallRequest[]): void {
+  #started(handle: WorkerHandle, requests: CallRequest[]): void {
     for (const request of requests) {
       const call = this.#calls.get(request.id);
-      if (!call || call.settled) continue;
-      call.timeoutMs = this.#timeLimit(call.options, call.worker?.toolTimeout(call.toolCall.name));
-      this.#clock.due(call, call.timeoutMs);
+      // Settled since, or (posted to a worker that was still starting) sent elsewhere since.
+      if (call?.state !== 'sent' || call.worker !== handle) continue;
+      call.posted(this.#timeLimit(call.options, handle.toolTimeout(call.toolCall.name)), this.#due);
     }
   }
+
+  readonly #due = (call: PoolCall, ms: number) => this.#clock.due(call, ms);
 
   /**
    * The most specific limit wins: the call's, the tool's own (held to the ceiling), the caller's
@@ -380,7 +377,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
    * not blamed yet. The worker is asked what it started: a call it never began runs elsewhere;
    * one it did began fails with the timeout and is the culprit (see `judgeStoppedCalls`).
    */
-  #timedOut(call: PendingCall): void {
+  #timedOut(call: PoolCall): void {
     const worker = call.worker;
     if (call.settled || !worker) return;
     const { id: toolCallId, name: toolName } = call.toolCall;
@@ -388,7 +385,7 @@ export class WorkerPool<Tools extends ToolSet = ToolSet> {
     // Its worker is already being stopped (for another call), and asked what it started: a
     // call it never started is sent elsewhere; one that ran out of time fails with this.
     const begun = worker.begun(call.id);
-    if (worker.retiring || !begun) call.timedOut = error;
+    if (worker.retiring || !begun) call.overdue(error);
     if (worker.retiring) return;
     // The same words either way: the call's time did run out; who is to blame is the culprit's.
     const reason = `call ${toolCallId} ('${toolName}') timed out after ${call.timeoutMs} ms`;

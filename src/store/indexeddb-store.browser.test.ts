@@ -5,7 +5,7 @@ import storeToolsUrl from '../../test/workers/store.worker.ts?worker&url';
 import { StorePermissionError } from '../errors/store-permission-error';
 import { StoreQuotaError } from '../errors/store-quota-error';
 import { StoreUnavailableError } from '../errors/store-unavailable-error';
-import { resultValue } from '../pool/tool-result';
+import { resultValue } from '../pool/pool-options';
 import { createWorkerPool } from '../pool/worker-pool';
 import { openIndexedDBStore, SWEEP_INTERVAL_MS } from './indexeddb-store';
 import { STORE_MIGRATIONS, STORE_SCHEMA_VERSION } from './layout';
