@@ -160,6 +160,9 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'unit',
           environment: 'node',
+          // A hang guard, not a time limit: beside two busy loops (test:loaded) a model-server
+          // round trip that takes 100 ms alone took past 5 s.
+          testTimeout: 15_000,
           globalSetup: ['test/model-server/setup.ts'],
           include: ['src/**/*.test.ts', 'worker/**/*.test.ts', 'test/**/*.test.ts', 'demo/**/*.test.ts'],
           exclude: ['**/*.browser.test.ts', '**/*.quota.test.ts'],
