@@ -212,6 +212,17 @@ describe('openai-chat decoder', () => {
     expect(decoder.finish().toolCalls).toEqual([{ id: 'w', name: 'write', args: { path: 'notes.md', content } }]);
   });
 
+  it('keeps a scalar argument text whole (a call is ended early only when its object closes)', () => {
+    // fast-check's counterexample: '0 ' then ' ' made an invalid call of '0 ', the last piece lost.
+    const decoder = createStreamDecoder('openai-chat');
+    decoder.push(chunk({ tool_calls: [tc(0, { id: 'c', name: 'f', args: '' })] }));
+    for (const piece of ['0 ', ' ']) decoder.push(chunk({ tool_calls: [tc(0, { args: piece })] }));
+    decoder.push(chunk({}, 'tool_calls'));
+    expect(decoder.finish().invalidToolCalls).toEqual([
+      parseToolCall({ id: 'c', name: 'f', args: '0  ' }).invalidToolCall,
+    ]);
+  });
+
   it('judges any argument text, however it is cut, as parseToolCall judges it whole', () => {
     const texts = fc.oneof(
       fc.json(),

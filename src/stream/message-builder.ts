@@ -52,7 +52,14 @@ export class MessageBuilder {
   /** True when the call's argument text so far is a complete JSON document. */
   argsComplete(key: string): boolean {
     const call = this.#calls.get(key);
-    return call !== undefined && call.parser.length > 0 && call.parser.state === 'complete';
+    // An object only: arguments are one, and a scalar ended early would lose what follows it
+    // ('0' then ' ': the call is judged invalid all the same, on its whole text).
+    return (
+      call !== undefined &&
+      call.parser.length > 0 &&
+      call.parser.state === 'complete' &&
+      isPlainObject(call.parser.value)
+    );
   }
 
   idOf(key: string): string | undefined {
