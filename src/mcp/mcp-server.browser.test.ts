@@ -265,12 +265,14 @@ describe('an older HTTP+SSE server', () => {
     const server = open('/sse');
     expect((await server.specs()).map((t) => t.name)).toContain('count');
     const agent = createAgent({
-      model: callsThenAnswer([{ name: 'count', args: { to: 2, delayMs: 5 } }]),
+      model: callsThenAnswer([{ name: 'count', args: { to: 2, delayMs: 500 } }]),
       tools: [server],
       approve: () => true,
     });
     const events = await collect(agent.stream('count'));
-    // Progress is best effort in MCP: over this transport the last one may come after the result.
+    // Progress is best effort in MCP: the SDK drops a progress message read in the same chunk as
+    // the result (typescript-sdk#2580), which a loaded machine makes of two writes 5 ms apart. Step 1
+    // goes half a second before the result; step 2 may be lost that way.
     expect(events.flatMap((e) => (e.type === 'tool-output-delta' ? [e.delta] : []))).toContainEqual({
       progress: 1,
       total: 2,

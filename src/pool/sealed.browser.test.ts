@@ -230,7 +230,9 @@ describe("a sealed pool's store", () => {
   });
 });
 
-describe("a sealed pool's output, measured against the page's limits", () => {
+// A hang guard, not a time limit: making and measuring 256 MiB takes 3 s alone and went past
+// Vitest's 15 s beside test:loaded's two busy loops.
+describe("a sealed pool's output, measured against the page's limits", { timeout: 60_000 }, () => {
   const MiB = 2 ** 20;
 
   it('fails a 256 MiB result and a 256 MiB delta with ToolOutputLimitError; the page lives and the next call works', async () => {

@@ -130,7 +130,9 @@ describe('a malformed message from the sandbox ends its run with a typed error',
   });
 });
 
-describe('a huge message from the sandbox ends its run with a typed error', () => {
+// A hang guard, not a time limit: cloning 50 MB of messages takes 2 s alone and went past Vitest's
+// 15 s beside test:loaded's two busy loops.
+describe('a huge message from the sandbox ends its run with a typed error', { timeout: 60_000 }, () => {
   it('of no known type, a name no tool has, a result or console over its limits', async () => {
     expect(await outcomeOf(`[{ t: 'nope', blob: 'x'.repeat(5e7) }]`)).toEqual(unreadable('a message of no known type'));
     expect(await outcomeOf(`[{ t: 'call', call: 1, name: 'x'.repeat(1e7), args: '{}' }]`)).toEqual(
