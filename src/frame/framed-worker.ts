@@ -130,6 +130,11 @@ class PoolFrame {
     return frame.spawn(port);
   }
 
+  /** Resolves once what the frame's workers posted before now has arrived (`SandboxedFrame.arrived`). */
+  arrived(): Promise<void> {
+    return this.#frame?.arrived() ?? Promise.resolve();
+  }
+
   /** A worker ended: with none left, the frame goes. */
   release(): void {
     const frame = this.#frame;
@@ -201,6 +206,11 @@ class FramedWorker extends EventTarget {
 
   postMessage(message: unknown, transfer: Transferable[] = []): void {
     this.#port.postMessage(message, transfer);
+  }
+
+  /** Resolves once what the worker posted before now has arrived (see `SandboxedFrame.arrived`). */
+  arrived(): Promise<void> {
+    return this.#frames.arrived();
   }
 
   /** The worker ends; the frame goes with its last worker. */

@@ -10,7 +10,7 @@
  * (see `loadModuleGraph`) that each worker's loader turns into blob URLs and imports. So the
  * policy can close every network door, script URLs included, and nothing needs CORS.
  *
- * The frame's control (modules, spawn, end, ping) stays a few hand-made messages rather than
+ * The frame's control (modules, spawn, end, ping, an echo) stays a few hand-made messages rather than
  * Comlink (./channel.ts), which carries everything the page asks of the workers themselves. The
  * frame's script is text made from one function that may use nothing from outside itself: Comlink
  * in it would be a copy of the library in every frame's srcdoc, to serve three one-way messages
@@ -31,7 +31,10 @@ function frameMain(loader: string): void {
     if (event.source !== parent) return;
     const m = event.data;
     if (m?.t === 'ping') parent.postMessage({ t: 'pong', n: m.n }, '*');
-    else if (m?.t === 'modules') graph = m.graph;
+    else if (m?.t === 'echo' && event.ports[0]) {
+      const echo = event.ports[0];
+      echo.onmessage = (e) => echo.postMessage(e.data);
+    } else if (m?.t === 'modules') graph = m.graph;
     else if (m?.t === 'spawn' && typeof m.id === 'number' && !workers.has(m.id) && event.ports[0]) {
       const id: number = m.id;
       const port = event.ports[0];
@@ -128,6 +131,9 @@ export class SandboxedFrame {
   #nextId = 1;
   #modules = false;
   #lastPong = 0;
+  /** The page's end of a port the frame's thread answers on (see `arrived`), and who waits on it. */
+  readonly #echo = new MessageChannel();
+  readonly #arrivals: (() => void)[] = [];
   #pingTimer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
   /** Called once, with the reason, when the frame breaks or stops answering; it is closed first. */
@@ -156,7 +162,26 @@ export class SandboxedFrame {
       } else if (m?.t === 'broken' && typeof m.id === 'number') this.#broken(m.id, String(m.reason));
     };
     addEventListener('message', this.#onWindowMessage);
+    // Echoes come back in the order asked: each answers the oldest waiting.
+    this.#echo.port1.onmessage = () => this.#arrivals.shift()?.();
+    this.#send({ t: 'echo' }, [this.#echo.port2]);
     (document.body ?? document.documentElement).append(iframe);
+  }
+
+  /**
+   * Resolves once what the frame's workers posted to the page before now has very likely
+   * arrived: after a round trip to the frame's thread over a port (at once if the frame is
+   * closed). Chromium carries the messages of every port between two processes over one
+   * channel, in order, so an answer written after a worker's message comes after it; elsewhere
+   * the wait is at least as long as a message takes now. Used when a worker stuck in a call
+   * cannot say what it started: its last words may still be on their way.
+   */
+  arrived(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#arrivals.push(resolve);
+      this.#echo.port1.postMessage(null);
+    });
   }
 
   /**
@@ -251,6 +276,8 @@ export class SandboxedFrame {
     this.#closed = true;
     clearInterval(this.#pingTimer);
     removeEventListener('message', this.#onWindowMessage);
+    this.#echo.port1.close();
+    for (const arrived of this.#arrivals.splice(0)) arrived();
     this.#workers.clear();
     this.#iframe.remove();
   }

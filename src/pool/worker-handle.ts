@@ -269,13 +269,19 @@ export class WorkerHandle {
   /**
    * Ask the worker to start nothing more and to say what it started; it answers after everything
    * it posted before. Resolves once it has, or after `waitMs` when it does not (it is stuck in a
-   * call) once what it posted before has been read.
+   * call) once what it posted before has been read: a sealed worker's last words cross to the
+   * page's process, and on a loaded machine took longer than `waitMs` to arrive (the call it was
+   * stuck in was then taken for the one before it), so its frame is asked for a round trip first.
    */
   stop(waitMs: number): Promise<void> {
     return new Promise((resolve) => {
       if (this.#started.known) return resolve();
       this.#started.onFinal = resolve;
-      setTimeout(() => afterQueuedMessages(resolve), waitMs);
+      const worker = this.#worker as Worker & { arrived?: () => Promise<void> };
+      setTimeout(() => {
+        const arrived = typeof worker.arrived === 'function' ? worker.arrived() : Promise.resolve();
+        void arrived.then(() => afterQueuedMessages(resolve));
+      }, waitMs);
       this.#postCancels();
       this.#channel
         .request(
