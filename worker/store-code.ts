@@ -3,6 +3,7 @@
  * the query engine, namespace scoping): serveTools imports it dynamically, so a worker whose
  * tools never use the store never loads it, and none loads it on the way to its first call.
  */
+
+export { storeOverPort } from '../src/frame/store-port';
 export { openIndexedDBStore } from '../src/store/indexeddb-store';
 export { scopeStore } from '../src/store/scoped-store';
-export { storeOverPort } from '../src/store/store-port';

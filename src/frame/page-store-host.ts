@@ -9,10 +9,10 @@
  * was granted a namespace gets no store; `'all'` gives it the whole database.
  */
 import { scopeStore } from '../store/scoped-store';
-import { serveStoreOn } from '../store/store-port';
 import type { Store } from '../store/types';
 import { UpdateTurns } from '../store/update-turns';
 import { onceUntilFailure } from './once-until-failure';
+import { serveStoreOn } from './store-port';
 
 export class PageStoreHost {
   readonly #name: string;

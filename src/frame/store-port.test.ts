@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { storeContract } from '../../test/store-contract';
 import { StoreKeyError } from '../errors/store-key-error';
 import { StorePermissionError } from '../errors/store-permission-error';
-import { createMemoryStore } from './memory-store';
-import { scopeStore } from './scoped-store';
+import { createMemoryStore } from '../store/memory-store';
+import { scopeStore } from '../store/scoped-store';
+import type { Store } from '../store/types';
+import { UpdateTurns } from '../store/update-turns';
 import { serveStoreOn, storeOverPort } from './store-port';
-import type { Store } from './types';
-import { UpdateTurns } from './update-turns';
 
 const stops: (() => void)[] = [];
 afterEach(() => {

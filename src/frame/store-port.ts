@@ -12,8 +12,15 @@
 import { MoatError } from '../errors/moat-error';
 import { reviveError, type SerializedError, serializeError } from '../errors/serialize-error';
 import type { JSONValue } from '../json/json-value';
-import type { ListNamespacesOptions, Store, StoreItem, StoreOp, StoreSearchOptions, StoreUpdater } from './types';
-import { UpdateTurns } from './update-turns';
+import type {
+  ListNamespacesOptions,
+  Store,
+  StoreItem,
+  StoreOp,
+  StoreSearchOptions,
+  StoreUpdater,
+} from '../store/types';
+import { UpdateTurns } from '../store/update-turns';
 import {
   checkKey,
   checkListOptions,
@@ -22,7 +29,8 @@ import {
   checkSearchOptions,
   checkUpdater,
   checkValue,
-} from './validate';
+} from '../store/validate';
+import { PageAsks } from './sealed-end';
 
 /** How many times an update reads again after losing a race before it gives up. */
 const UPDATE_RETRIES = 50;
@@ -163,35 +171,21 @@ export function storeOverPort(port: MessagePort): Store {
 }
 
 class PortStore implements Store {
-  readonly #port: MessagePort;
-  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
-  #asks = 0;
+  /** Each call is a question to the far end (the page), answered by its id. */
+  readonly #asks: PageAsks<{ method: Method; args: unknown[] }>;
 
   constructor(port: MessagePort) {
-    this.#port = port;
+    // A value that cannot be cloned (a function among the values, say) fails its call: the store would refuse it too.
+    this.#asks = new PageAsks((id, ask) => port.postMessage({ id, ...ask } satisfies Ask), reviveError);
     port.addEventListener('message', (event: MessageEvent) => {
-      const answer = event.data as Answer;
-      const waiting = this.#pending.get(answer?.id);
-      if (!waiting) return;
-      this.#pending.delete(answer.id);
-      if ('error' in answer) waiting.reject(reviveError(answer.error));
-      else waiting.resolve(answer.value);
+      const answer = event.data as Answer | undefined;
+      if (typeof answer?.id === 'number') this.#asks.answer(answer.id, answer);
     });
     port.start();
   }
 
   #ask<T>(method: Method, args: unknown[]): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const id = ++this.#asks;
-      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      try {
-        this.#port.postMessage({ id, method, args } satisfies Ask);
-      } catch (error) {
-        // Not cloneable (a function among the values, say): the store would refuse it too.
-        this.#pending.delete(id);
-        reject(error);
-      }
-    });
+    return this.#asks.ask({ method, args }) as Promise<T>;
   }
 
   // Values are checked here too: one that cannot cross the port gets the store's own error.
