@@ -1,6 +1,7 @@
 // createChat's tests' shared parts: a scripted model and inline tools, a real agent over them.
 import * as z from 'zod/mini';
 import { createAgent } from '../src/agent/agent';
+import type { AgentEvent } from '../src/agent/types';
 import type { Chat } from '../src/chat/create-chat';
 import type { ChatSnapshot, UIMessage, UIToolPart } from '../src/chat/types';
 import { ModelStreamError } from '../src/errors/model-stream-error';
@@ -72,6 +73,20 @@ export function until(chat: Chat, test: (s: ChatSnapshot) => boolean): Promise<C
     check();
   });
 }
+
+/** An agent's `finish` event with nothing in it, and `extra`: for agents fed by hand. */
+export const finishEvent = (extra: Partial<Extract<AgentEvent, { type: 'finish' }>> = {}): AgentEvent => ({
+  type: 'finish',
+  totals: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, steps: 0 },
+  threadId: 't1',
+  text: '',
+  messages: [],
+  stopReason: 'end',
+  usage: {},
+  state: {},
+  steps: 1,
+  ...extra,
+});
 
 export const toolParts = (message: UIMessage | undefined) =>
   (message?.parts ?? []).filter((p): p is UIToolPart => p.type === 'tool');

@@ -1,5 +1,6 @@
 // The chat's state without an agent: events in, snapshots out.
 import { describe, expect, it, vi } from 'vitest';
+import { finishEvent } from '../../test/chat-helpers';
 import type { AgentEvent } from '../agent/types';
 import { ToolDeniedError } from '../errors/tool-denied-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
@@ -24,18 +25,7 @@ const apply = (state: ChatState, ...events: AgentEvent[]) => {
 const tools = (message: UIMessage | undefined) =>
   (message?.parts ?? []).filter((p) => p.type === 'tool') as UIToolPart[];
 const SCRIPTED = { provider: 'scripted', modelId: 'scripted' };
-const finish = (extra: Partial<Extract<AgentEvent, { type: 'finish' }>> = {}): AgentEvent => ({
-  type: 'finish',
-  totals: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, steps: 0 },
-  threadId: 't1',
-  text: '',
-  messages: [],
-  stopReason: 'end',
-  usage: {},
-  state: {},
-  steps: 1,
-  ...extra,
-});
+const finish = finishEvent;
 
 describe('snapshots', () => {
   it('are the same object until something changes, and the change is heard once until the next snapshot', () => {

@@ -5,6 +5,7 @@ import {
   agentWith,
   breakingAt,
   everyChange,
+  finishEvent,
   lastTool,
   model,
   ran,
@@ -173,17 +174,7 @@ describe('structured output (the agent events of issue #30, fed by hand)', () =>
       { type: 'text-delta', delta: '{"city":"Pa' },
       { type: 'output-delta', partial },
       { type: 'text-delta', delta: 'ris"}' },
-      {
-        type: 'finish',
-        threadId: 't',
-        text: '',
-        messages: [],
-        stopReason: 'end',
-        usage: {},
-        state: {},
-        steps: 1,
-        output: { city: 'Paris' },
-      },
+      finishEvent({ threadId: 't', output: { city: 'Paris' } }),
     ];
     const agent = agentWith();
     const seen: unknown[] = [];

@@ -1,6 +1,7 @@
 // What a chat tells the developer: a thread lost for want of a checkpointer (an error the UI
 // sees too), a crashed tool and a misconfiguration in the console; nothing in a production build.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { finishEvent, until } from '../../test/chat-helpers';
 import { createAgent } from '../agent/agent';
 import type { AgentEvent } from '../agent/types';
 import { ModelHTTPError } from '../errors/model-http-error';
@@ -10,22 +11,10 @@ import { WorkerCrashedError } from '../errors/worker-crashed-error';
 import { WorkerStartError } from '../errors/worker-start-error';
 import { scriptedModel } from '../models/scripted-model';
 import { createMemoryCheckpointer } from '../store/checkpointer';
-import { type Chat, createChat } from './create-chat';
-import type { ChatAgent, ChatOptions, ChatSnapshot } from './types';
+import { createChat } from './create-chat';
+import type { ChatAgent, ChatOptions } from './types';
 
 const echo = () => scriptedModel((messages) => ({ text: `${messages.length} messages` }));
-
-function until(chat: Chat, test: (s: ChatSnapshot) => boolean): Promise<ChatSnapshot> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (!test(chat.getSnapshot())) return;
-      off();
-      resolve(chat.getSnapshot());
-    };
-    const off = chat.subscribe(check);
-    check();
-  });
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -87,17 +76,7 @@ describe('console warnings', () => {
           toolCallId,
           error: new WorkerCrashedError({ toolName: 'explode', toolCallId, reason: 'out of memory' }),
         } as AgentEvent;
-      yield {
-        type: 'finish',
-        threadId: 't',
-        text: '',
-        messages: [],
-        stopReason: 'end',
-        usage: {},
-        state: {},
-        steps: 1,
-        totals: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0, steps: 1 },
-      } as unknown as AgentEvent;
+      yield finishEvent({ threadId: 't' });
     },
   };
   const run = async (options: Partial<ChatOptions>) => {

@@ -2,6 +2,7 @@
 // reload (a new agent and chat over the same checkpointer), while the model keeps its own text.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { until } from '../../test/chat-helpers';
 import { defineTool } from '../../worker/define-tool';
 import { createAgent } from '../agent/agent';
 import { ToolInvoker } from '../invoker/tool-invoker';
@@ -9,7 +10,7 @@ import { textOf } from '../messages/text-of';
 import type { ToolMessage } from '../messages/types';
 import { scriptedModel } from '../models/scripted-model';
 import { type Checkpointer, createMemoryCheckpointer } from '../store/checkpointer';
-import { type Chat, createChat } from './create-chat';
+import { createChat } from './create-chat';
 import type { ChatSnapshot, UIToolPart } from './types';
 
 const tools = [
@@ -58,18 +59,6 @@ const agentOver = (checkpointer: Checkpointer) =>
 
 const toolParts = (snapshot: ChatSnapshot) =>
   snapshot.messages.flatMap((m) => m.parts.filter((p): p is UIToolPart => p.type === 'tool'));
-
-function until(chat: Chat, test: (s: ChatSnapshot) => boolean): Promise<ChatSnapshot> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (!test(chat.getSnapshot())) return;
-      off();
-      resolve(chat.getSnapshot());
-    };
-    const off = chat.subscribe(check);
-    check();
-  });
-}
 
 describe("a failed call's error, for a person", () => {
   it('a throw, a refusal and a stop: a kind and a sentence with no call id, the same after a reload', async () => {
