@@ -4,7 +4,9 @@
 // answer and a thrown value with an own `__proto__` key on every port it can reach. The page
 // exposes nothing, so none of it runs or changes anything on the page; the connection ends with a
 // protocol failure, and the next connection works.
+
 import { afterEach, describe, expect, it } from 'vitest';
+import { COMLINK_ATTACKS } from '../../test/comlink-attacks';
 import { sleep } from '../../test/sleep';
 import { sealedFrameCsp } from '../frame/framed-worker';
 import { SandboxedFrame } from '../frame/sandboxed-frame';
@@ -18,33 +20,11 @@ afterEach(() => {
   delete (Object.prototype as { polluted?: unknown }).polluted;
 });
 
-const BODY = 'globalThis.pwned = 1';
 /** Each attack: what the worker posts, made afresh for each port, given the page's request. */
-const ATTACKS: [string, string][] = [
-  ['GET constructor.constructor', `() => [{ id: 'a', type: 'GET', path: ['constructor', 'constructor'] }]`],
-  [
-    'SET through constructor.prototype',
-    `() => [{ id: 'a', type: 'SET', path: ['constructor', 'prototype', 'polluted'], value: { type: 'RAW', value: true } }]`,
-  ],
-  ['SET a global', `() => [{ id: 'a', type: 'SET', path: ['pwned'], value: { type: 'RAW', value: 1 } }]`],
-  [
-    'APPLY constructor.constructor',
-    `() => [{ id: 'a', type: 'APPLY', path: ['constructor', 'constructor'], argumentList: [{ type: 'RAW', value: '${BODY}' }] }]`,
-  ],
-  [
-    'CONSTRUCT constructor.constructor',
-    `() => [{ id: 'a', type: 'CONSTRUCT', path: ['constructor', 'constructor'], argumentList: [{ type: 'RAW', value: '${BODY}' }] }]`,
-  ],
-  ['ENDPOINT', `() => [{ id: 'a', type: 'ENDPOINT' }]`],
-  [
-    "a 'proxy' answer to the page's request",
-    `(request) => { const { port1, port2 } = new MessageChannel(); port1.onmessage = follow; return [{ id: request.id, type: 'HANDLER', name: 'proxy', value: port2 }, [port2]]; }`,
-  ],
-  [
-    "a 'throw' answer with an own __proto__",
-    `(request) => [{ id: request.id, type: 'HANDLER', name: 'throw', value: { isError: true, value: JSON.parse('{"message":"m","__proto__":{"polluted":true}}') } }]`,
-  ],
-];
+const ATTACKS = COMLINK_ATTACKS.map(([name, message]): [string, string] => [
+  name,
+  `(request) => { const made = ${message}; return Array.isArray(made) ? made : [made]; }`,
+]);
 
 /**
  * The client worker's module (text: it stands alone). It answers the page's requests as the

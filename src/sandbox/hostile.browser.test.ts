@@ -2,7 +2,9 @@
 // SET, APPLY, CONSTRUCT by paths through `constructor`, ENDPOINT), a `proxy` answer and a thrown
 // value with an own `__proto__` key on every port it can reach. The page exposes nothing, so
 // none of it runs or changes anything on the page, and the next run works.
+
 import { afterEach, describe, expect, it } from 'vitest';
+import { COMLINK_ATTACKS } from '../../test/comlink-attacks';
 import { sleep } from '../../test/sleep';
 import { SandboxCrashedError } from '../errors/sandbox-crashed-error';
 import { CodeSandbox, createCodeSandbox } from './code-sandbox';
@@ -15,33 +17,7 @@ afterEach(() => {
   delete (Object.prototype as { polluted?: unknown }).polluted;
 });
 
-/** What the hostile script posts to the page: each would run or change something there on an exposed object. */
-const BODY = 'globalThis.pwned = 1';
-const ATTACKS: [string, string][] = [
-  ['GET constructor.constructor', `{ id: 'a', type: 'GET', path: ['constructor', 'constructor'] }`],
-  [
-    'SET through constructor.prototype',
-    `{ id: 'a', type: 'SET', path: ['constructor', 'prototype', 'polluted'], value: { type: 'RAW', value: true } }`,
-  ],
-  ['SET a global', `{ id: 'a', type: 'SET', path: ['pwned'], value: { type: 'RAW', value: 1 } }`],
-  [
-    'APPLY constructor.constructor',
-    `{ id: 'a', type: 'APPLY', path: ['constructor', 'constructor'], argumentList: [{ type: 'RAW', value: '${BODY}' }] }`,
-  ],
-  [
-    'CONSTRUCT constructor.constructor',
-    `{ id: 'a', type: 'CONSTRUCT', path: ['constructor', 'constructor'], argumentList: [{ type: 'RAW', value: '${BODY}' }] }`,
-  ],
-  ['ENDPOINT', `{ id: 'a', type: 'ENDPOINT' }`],
-  [
-    "a 'proxy' answer to the page's request",
-    `(() => { const { port1, port2 } = new MessageChannel(); port1.onmessage = follow; port1.start(); return [{ id: request.id, type: 'HANDLER', name: 'proxy', value: port2 }, [port2]]; })()`,
-  ],
-  [
-    "a 'throw' answer with an own __proto__",
-    `{ id: request.id, type: 'HANDLER', name: 'throw', value: { isError: true, value: JSON.parse('{"message":"m","__proto__":{"polluted":true}}') } }`,
-  ],
-];
+const ATTACKS = COMLINK_ATTACKS;
 
 /**
  * The script's attack, given its ports: each message is posted on the worker's own scope (its
