@@ -130,11 +130,6 @@ class PoolFrame {
     return frame.spawn(port);
   }
 
-  /** Resolves once what the frame's workers posted before now has arrived (`SandboxedFrame.arrived`). */
-  arrived(): Promise<void> {
-    return this.#frame?.arrived() ?? Promise.resolve();
-  }
-
   /** A worker ended: with none left, the frame goes. */
   release(): void {
     const frame = this.#frame;
@@ -148,7 +143,12 @@ class PoolFrame {
 
 type Listener = EventListenerOrEventListenerObject | null;
 
-class FramedWorker extends EventTarget {
+/** A worker whose last messages can be waited for (a sealed one: see `FramedWorker.arrived`). */
+export interface Arrivals {
+  arrived(): Promise<void>;
+}
+
+class FramedWorker extends EventTarget implements Arrivals {
   readonly #port: MessagePort;
   #worker: FrameWorker | undefined;
   #ended = false;
@@ -208,9 +208,12 @@ class FramedWorker extends EventTarget {
     this.#port.postMessage(message, transfer);
   }
 
-  /** Resolves once what the worker posted before now has arrived (see `SandboxedFrame.arrived`). */
+  /**
+   * Resolves once what the worker posted before now has very likely arrived: a round trip to its
+   * own frame (`SandboxedFrame.arrived`; at once if that frame died, or the worker never started).
+   */
   arrived(): Promise<void> {
-    return this.#frames.arrived();
+    return this.#ended || !this.#worker ? Promise.resolve() : this.#worker.arrived();
   }
 
   /** The worker ends; the frame goes with its last worker. */

@@ -120,6 +120,8 @@ export interface FrameWorker {
    * own thread, busy or starved, has not answered yet.
    */
   heard(): void;
+  /** Resolves once what it posted before now has very likely arrived (its frame's `arrived`). */
+  arrived(): Promise<void>;
 }
 
 export class SandboxedFrame {
@@ -171,10 +173,11 @@ export class SandboxedFrame {
   /**
    * Resolves once what the frame's workers posted to the page before now has very likely
    * arrived: after a round trip to the frame's thread over a port (at once if the frame is
-   * closed). Chromium carries the messages of every port between two processes over one
-   * channel, in order, so an answer written after a worker's message comes after it; elsewhere
-   * the wait is at least as long as a message takes now. Used when a worker stuck in a call
-   * cannot say what it started: its last words may still be on their way.
+   * closed). Ports promise order only within themselves; in practice Chromium carries an answer
+   * written after a worker's message behind it, and anywhere the wait is at least as long as a
+   * message takes now. Used when a worker stuck in a call cannot say what it started: its last
+   * words may still be on their way. Only the frame's thread holds the echo's other end (its
+   * workers cannot reach it); an early answer would only shorten the wait.
    */
   arrived(): Promise<void> {
     if (this.#closed) return Promise.resolve();
@@ -221,6 +224,7 @@ export class SandboxedFrame {
       heard() {
         frame.#lastPong = performance.now();
       },
+      arrived: () => frame.arrived(),
     };
     this.#workers.set(id, worker);
     this.#send(source === undefined ? { t: 'spawn', id } : { t: 'spawn', id, source }, [port]);

@@ -1,5 +1,6 @@
 import { describeValue } from '../errors/moat-error';
 import { type Channel, connect } from '../frame/channel';
+import type { Arrivals } from '../frame/framed-worker';
 import { isPlainObject } from '../json/json-value';
 import { readDescribeAnswer, readReady } from './call-checks';
 import { afterQueuedMessages, idlePeriod } from './call-clock';
@@ -30,6 +31,12 @@ export interface WorkerEvents {
    */
   failure(handle: WorkerHandle, reason: string, started: boolean): void;
 }
+
+/**
+ * The longest a stopped sealed worker's frame is waited for (`stop`): its thread answers in
+ * milliseconds; one starved past this still lets the calls its worker held be settled.
+ */
+const ARRIVAL_WAIT_MS = 2_000;
 
 /**
  * One tool worker: its start and handshake, the batched outbox of calls, and the record of
@@ -271,17 +278,28 @@ export class WorkerHandle {
    * it posted before. Resolves once it has, or after `waitMs` when it does not (it is stuck in a
    * call) once what it posted before has been read: a sealed worker's last words cross to the
    * page's process, and on a loaded machine took longer than `waitMs` to arrive (the call it was
-   * stuck in was then taken for the one before it), so its frame is asked for a round trip first.
+   * stuck in was then taken for the one before it), so its frame is asked for a round trip first
+   * (`arrived`), waited for at most `ARRIVAL_WAIT_MS`.
    */
   stop(waitMs: number): Promise<void> {
     return new Promise((resolve) => {
       if (this.#started.known) return resolve();
-      this.#started.onFinal = resolve;
-      const worker = this.#worker as Worker & { arrived?: () => Promise<void> };
-      setTimeout(() => {
+      const worker = this.#worker as Worker & Partial<Arrivals>;
+      const timer = setTimeout(() => {
         const arrived = typeof worker.arrived === 'function' ? worker.arrived() : Promise.resolve();
-        void arrived.then(() => afterQueuedMessages(resolve));
+        let cap: ReturnType<typeof setTimeout> | undefined;
+        const capped = new Promise<void>((done) => {
+          cap = setTimeout(done, ARRIVAL_WAIT_MS);
+        });
+        void Promise.race([arrived, capped]).then(() => {
+          clearTimeout(cap);
+          afterQueuedMessages(resolve);
+        });
       }, waitMs);
+      this.#started.onFinal = () => {
+        clearTimeout(timer);
+        resolve();
+      };
       this.#postCancels();
       this.#channel
         .request(
