@@ -4,6 +4,6 @@
  * tools never use the store never loads it, and none loads it on the way to its first call.
  */
 
-export { storeOverPort } from '../src/frame/store-port';
+export { storeOverPort } from '../src/frame/store-over-port';
 export { openIndexedDBStore } from '../src/store/indexeddb-store';
 export { scopeStore } from '../src/store/scoped-store';

@@ -6,7 +6,8 @@ import { createMemoryStore } from '../store/memory-store';
 import { scopeStore } from '../store/scoped-store';
 import type { Store } from '../store/types';
 import { UpdateTurns } from '../store/update-turns';
-import { serveStoreOn, storeOverPort } from './store-port';
+import { storeOverPort } from './store-over-port';
+import { serveStoreOn } from './store-port';
 
 const stops: (() => void)[] = [];
 afterEach(() => {

@@ -1,6 +1,6 @@
 /**
  * A store reached over a MessagePort. One end serves a real store (`serveStoreOn`); the other is
- * a `Store` whose calls go through the port (`storeOverPort`). A tool worker hosted in a sandboxed
+ * a `Store` whose calls go through the port (`storeOverPort`, ./store-over-port.ts). A tool worker hosted in a sandboxed
  * frame gets the page's store this way: its opaque origin has no IndexedDB of its own.
  *
  * Errors cross as `SerializedError`s and come back as the classes they were (`StoreKeyError`…).
@@ -9,45 +9,24 @@
  * the result only if the value is still the one it read (compare and swap, in one transaction
  * there), which ends the turn; if a writer outside the turns changed it, it reads again.
  */
-import { MoatError } from '../errors/moat-error';
-import { reviveError, type SerializedError, serializeError } from '../errors/serialize-error';
+import { type SerializedError, serializeError } from '../errors/serialize-error';
 import type { JSONValue } from '../json/json-value';
-import type {
-  ListNamespacesOptions,
-  Store,
-  StoreItem,
-  StoreOp,
-  StoreSearchOptions,
-  StoreUpdater,
-} from '../store/types';
+import type { Store, StoreItem } from '../store/types';
 import { UpdateTurns } from '../store/update-turns';
-import {
-  checkKey,
-  checkListOptions,
-  checkNamespace,
-  checkOps,
-  checkSearchOptions,
-  checkUpdater,
-  checkValue,
-} from '../store/validate';
-import { PageAsks } from './sealed-end';
 
-/** How many times an update reads again after losing a race before it gives up. */
-const UPDATE_RETRIES = 50;
-
-type Method = 'put' | 'get' | 'delete' | 'search' | 'listNamespaces' | 'batch' | 'read' | 'swap' | 'release';
-interface Ask {
+export type Method = 'put' | 'get' | 'delete' | 'search' | 'listNamespaces' | 'batch' | 'read' | 'swap' | 'release';
+export interface Ask {
   id: number;
   method: Method;
   args: unknown[];
 }
-type Answer = { id: number; value: unknown } | { id: number; error: SerializedError };
+export type Answer = { id: number; value: unknown } | { id: number; error: SerializedError };
 /** What a swap did: wrote (the new item, or undefined when it deleted), or found the value changed. */
-type SwapOutcome = { item: StoreItem | undefined } | { changed: true };
+export type SwapOutcome = { item: StoreItem | undefined } | { changed: true };
 /** A read for an update: the item, and the turn it holds at the far end (see `UpdateTurns`). */
-type ReadArgs = [namespace: string[], key: string];
-type ReadOutcome = { turn: number; item: StoreItem | undefined };
-type SwapArgs = [
+export type ReadArgs = [namespace: string[], key: string];
+export type ReadOutcome = { turn: number; item: StoreItem | undefined };
+export type SwapArgs = [
   turn: number,
   namespace: string[],
   key: string,
@@ -163,91 +142,4 @@ async function swap(
     if (error === CHANGED) return { changed: true };
     throw error;
   }
-}
-
-/** A `Store` whose calls are served at the other end of `port` (see `serveStoreOn`). */
-export function storeOverPort(port: MessagePort): Store {
-  return new PortStore(port);
-}
-
-class PortStore implements Store {
-  /** Each call is a question to the far end (the page), answered by its id. */
-  readonly #asks: PageAsks<{ method: Method; args: unknown[] }>;
-
-  constructor(port: MessagePort) {
-    // A value that cannot be cloned (a function among the values, say) fails its call: the store would refuse it too.
-    this.#asks = new PageAsks((id, ask) => port.postMessage({ id, ...ask } satisfies Ask), reviveError);
-    port.addEventListener('message', (event: MessageEvent) => {
-      const answer = event.data as Answer | undefined;
-      if (typeof answer?.id === 'number') this.#asks.answer(answer.id, answer);
-    });
-    port.start();
-  }
-
-  #ask<T>(method: Method, args: unknown[]): Promise<T> {
-    return this.#asks.ask({ method, args }) as Promise<T>;
-  }
-
-  // Values are checked here too: one that cannot cross the port gets the store's own error.
-  async put(namespace: string[], key: string, value: JSONValue, options?: { ttlMs?: number }): Promise<void> {
-    checkNamespace(namespace);
-    checkKey(key);
-    checkValue(value);
-    return this.#ask('put', [namespace, key, value, options]);
-  }
-
-  get(namespace: string[], key: string): Promise<StoreItem | undefined> {
-    return this.#ask('get', [namespace, key]);
-  }
-
-  delete(namespace: string[], key: string): Promise<void> {
-    return this.#ask('delete', [namespace, key]);
-  }
-
-  async update(
-    namespace: string[],
-    key: string,
-    updater: StoreUpdater,
-    options?: { ttlMs?: number },
-  ): Promise<StoreItem | undefined> {
-    checkUpdater(updater);
-    for (let tries = 0; tries <= UPDATE_RETRIES; tries++) {
-      const read: ReadArgs = [namespace, key];
-      const { turn, item: current } = await this.#ask<ReadOutcome>('read', read);
-      let next: JSONValue | undefined;
-      try {
-        next = updater(current?.value);
-        if (next !== undefined) checkValue(next);
-      } catch (error) {
-        void this.#ask('release', [turn]).catch(() => {});
-        throw error;
-      }
-      const expected = current === undefined ? null : JSON.stringify(current.value);
-      const swap: SwapArgs = [turn, namespace, key, expected, next, options];
-      const outcome = await this.#ask<SwapOutcome>('swap', swap);
-      if ('item' in outcome) return outcome.item;
-    }
-    throw new MoatError({
-      message: `The item ${JSON.stringify(key)} in [${namespace.join(', ')}] changed under every one of ${UPDATE_RETRIES + 1} tries to update it`,
-    });
-  }
-
-  async search(namespacePrefix: string[], options?: StoreSearchOptions): Promise<StoreItem[]> {
-    checkNamespace(namespacePrefix, { allowEmpty: true });
-    checkSearchOptions(options);
-    return this.#ask('search', [namespacePrefix, options]);
-  }
-
-  async listNamespaces(options?: ListNamespacesOptions): Promise<string[][]> {
-    checkListOptions(options);
-    return this.#ask('listNamespaces', [options]);
-  }
-
-  async batch(ops: readonly StoreOp[]): Promise<(StoreItem | undefined)[]> {
-    checkOps(ops);
-    return this.#ask('batch', [ops]);
-  }
-
-  /** The far end owns the store: nothing to release here. */
-  close(): void {}
 }
