@@ -32,9 +32,9 @@ export const lastAnswer = (page: Page) => page.getByTestId('assistant').last();
 /** Tool cards of one tool, in order. */
 export const cards = (page: Page, tool: string) => page.locator(`[data-testid="tool-card"][data-tool="${tool}"]`);
 
-/** Wait until no run is in progress (the Send button is back). */
-export async function idle(page: Page): Promise<void> {
-  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 30_000 });
+/** Wait until no run is in progress (the Send button is back); `timeoutMs` is a hang guard. */
+export async function idle(page: Page, timeoutMs = 30_000): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: timeoutMs });
 }
 
 /**
