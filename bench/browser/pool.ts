@@ -76,8 +76,10 @@ const RTT_VARIANTS = {
     suffix: '',
     worker: poolToolsMiniUrl as WorkerPoolOptions['worker'],
     anchor: 'anchor/framed-postmessage-rtt',
-    target: { max: 1.3 },
-    note: '. Sealed (worker: url): in a sandboxed frame, another process',
+    // Issue #42's restatement for Comlink's own cost (a bare Comlink round trip is about 1.4× a
+    // raw postMessage): 1.3 assumed the hand-written protocol it replaced.
+    target: { max: 1.6 },
+    note: '. Sealed (worker: url): in a sandboxed frame, another process; target ≤ 1.6 since the page asks by Comlink (#42)',
   },
   plain: {
     suffix: '-plain',
