@@ -40,3 +40,13 @@ it.each(['dies', 'closes'] as const)(
     expect(await within(worker.arrived())).toBe('resolved');
   },
 );
+
+it("lets go after 2 s when the frame's thread never answers (here its script never runs)", async () => {
+  // A policy with no script-src: the frame's own script is refused, so nothing will ever echo.
+  frame = new SandboxedFrame({ csp: "default-src 'none'", title: 'arrivals' });
+  const waiting = frame.arrived();
+  expect(
+    await Promise.race([waiting.then(() => 'resolved'), new Promise((r) => setTimeout(() => r('waiting'), 500))]),
+  ).toBe('waiting');
+  expect(await within(waiting)).toBe('resolved');
+});

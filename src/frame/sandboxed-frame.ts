@@ -102,6 +102,12 @@ const GRAPH_LOADER = `onmessage = (event) => {
 
 const PING_MS = 250;
 
+/**
+ * The longest `arrived` waits for the frame's thread: it answers in milliseconds; one starved past
+ * this (its workers still talking, so it is not taken for dead) still lets the waiter go on.
+ */
+const ARRIVAL_WAIT_MS = 2_000;
+
 export interface SandboxedFrameOptions {
   /** The frame's Content-Security-Policy (its workers inherit it). */
   csp: string;
@@ -177,12 +183,17 @@ export class SandboxedFrame {
    * written after a worker's message behind it, and anywhere the wait is at least as long as a
    * message takes now. Used when a worker stuck in a call cannot say what it started: its last
    * words may still be on their way. Only the frame's thread holds the echo's other end (its
-   * workers cannot reach it); an early answer would only shorten the wait.
+   * workers cannot reach it); an early answer would only shorten the wait. At most
+   * `ARRIVAL_WAIT_MS`.
    */
   arrived(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     return new Promise((resolve) => {
-      this.#arrivals.push(resolve);
+      const cap = setTimeout(resolve, ARRIVAL_WAIT_MS);
+      this.#arrivals.push(() => {
+        clearTimeout(cap);
+        resolve();
+      });
       this.#echo.port1.postMessage(null);
     });
   }

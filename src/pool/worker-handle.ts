@@ -33,12 +33,6 @@ export interface WorkerEvents {
 }
 
 /**
- * The longest a stopped sealed worker's frame is waited for (`stop`): its thread answers in
- * milliseconds; one starved past this still lets the calls its worker held be settled.
- */
-const ARRIVAL_WAIT_MS = 2_000;
-
-/**
  * One tool worker: its start and handshake, the batched outbox of calls, and the record of
  * which calls it holds. The pool decides; this only carries. The page asks the worker by Comlink
  * (`ToolWorkerApi`, wrapped: see `src/frame/channel.ts`) and reads what it says unasked checked.
@@ -279,22 +273,14 @@ export class WorkerHandle {
    * call) once what it posted before has been read: a sealed worker's last words cross to the
    * page's process, and on a loaded machine took longer than `waitMs` to arrive (the call it was
    * stuck in was then taken for the one before it), so its frame is asked for a round trip first
-   * (`arrived`), waited for at most `ARRIVAL_WAIT_MS`.
+   * (`arrived`, itself bounded).
    */
   stop(waitMs: number): Promise<void> {
     return new Promise((resolve) => {
       if (this.#started.known) return resolve();
       const worker = this.#worker as Worker & Partial<Arrivals>;
       const timer = setTimeout(() => {
-        const arrived = typeof worker.arrived === 'function' ? worker.arrived() : Promise.resolve();
-        let cap: ReturnType<typeof setTimeout> | undefined;
-        const capped = new Promise<void>((done) => {
-          cap = setTimeout(done, ARRIVAL_WAIT_MS);
-        });
-        void Promise.race([arrived, capped]).then(() => {
-          clearTimeout(cap);
-          afterQueuedMessages(resolve);
-        });
+        void (worker.arrived?.() ?? Promise.resolve()).then(() => afterQueuedMessages(resolve));
       }, waitMs);
       this.#started.onFinal = () => {
         clearTimeout(timer);
