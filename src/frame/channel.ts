@@ -102,7 +102,9 @@ export function connect<Api, Told extends { t: string } = never>(
     const data = (event as MessageEvent).data;
     const answer = readAnswer(data);
     if (answer) {
-      toComlinkAll(answer);
+      const replayed = { data: answer } as MessageEvent;
+      for (const listener of toComlink)
+        typeof listener === 'function' ? listener(replayed) : listener.handleEvent(replayed);
       return;
     }
     if (!unasked) return;
@@ -113,11 +115,6 @@ export function connect<Api, Told extends { t: string } = never>(
   });
   /** What the request being posted transfers (Comlink posts it at once, inside the call). */
   let moving: Transferable[] = [];
-  const toComlinkAll = (answer: object) => {
-    const replayed = { data: answer } as MessageEvent;
-    for (const listener of toComlink)
-      typeof listener === 'function' ? listener(replayed) : listener.handleEvent(replayed);
-  };
   // Comlink reads only what the listener above hands it.
   const guarded: Endpoint = {
     postMessage: (message, transfer) => {

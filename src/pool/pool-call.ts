@@ -241,10 +241,8 @@ export class CallLedger {
   }
 }
 
-/**
- * What becomes of the calls a stopped worker held: the rule that a hostile call costs only
- * itself, kept apart from the pool that applies it (and testable without a worker).
- */
+// What becomes of the calls a stopped worker held: the rule that a hostile call costs only
+// itself, kept apart from the pool that applies it (and testable without a worker).
 
 /** What the rule needs to know of a call. */
 export interface HeldCall {

@@ -143,7 +143,6 @@ export class WorkerRoster<W extends RosterWorker> {
  * network policy as the worker enforces it, the store) and given to answer it, and the answers
  * to its network questions. The pool wires up what a handle reports; this only makes the handle.
  */
-
 export class WorkerSpawner {
   readonly #config: Pick<PoolConfig, 'make' | 'network' | 'store' | 'storeHost' | 'startTimeoutMs'>;
 
@@ -191,25 +190,23 @@ export class WorkerSpawner {
 }
 
 /** The policy for a worker's `configure`: a mode. */
-export function networkWire(policy: NetworkPolicy): NetworkPolicyWire {
+function networkWire(policy: NetworkPolicy): NetworkPolicyWire {
   return policy === 'allow' || policy === 'deny' ? { mode: policy } : { mode: 'ask' };
 }
 
 /** Answer a worker's `net?`: the policy function's verdict (anything but `true`, or a throw, refuses). */
-export function answerNetwork(
+function answerNetwork(
   policy: NetworkPolicy,
   handle: WorkerHandle,
   message: Extract<WorkerToPage, { t: 'net?' }>,
 ): void {
-  let allow = false;
+  let allow = policy === 'allow';
   if (typeof policy === 'function') {
     try {
       allow = policy(message.url, message.api) === true;
     } catch {
-      allow = false;
+      // a policy that throws refuses
     }
-  } else {
-    allow = policy === 'allow';
   }
   handle.answerNetwork(message.ask, allow);
 }
